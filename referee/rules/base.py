@@ -1,0 +1,253 @@
+"""The one interface every game implements, and the small shared pieces they use.
+
+A game is a stateless object (one instance per game in ``GAMES``) whose methods take and
+return immutable deal states. The deal state is a pure function of (players, options,
+entries): ``apply`` never mutates its input, so a caller can keep the previous state for
+an instant undo and the snapshot stored in the database is exactly ``to_dict(state)``.
+
+Errors a person at the table can cause (a card nobody can hold, a count beyond the hand,
+an entry after the deal ended) raise :class:`IllegalEntry`. Its message is a template with
+named parameters so that the service can render seats as players' names and translate the
+sentence into the session's language; ``str(error)`` is the plain English rendering.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from .cards import Card, Notation, format_card, parse_notation
+
+
+def gettext_noop(message: str) -> str:
+    """Mark an engine message for translation without importing Django.
+
+    ``makemessages`` collects strings wrapped in ``gettext_noop``; the service translates
+    the template at render time in the session's language.
+    """
+    return message
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat named inside an error message: rendered as the player's name when known."""
+
+    index: int
+
+
+class IllegalEntry(ValueError):
+    """An entry (or a deal setup) that the referee refuses; nothing was changed.
+
+    ``template`` uses ``str.format`` fields; values may be :class:`Seat`, :class:`Card`,
+    lists of cards, or plain values. ``str(error)`` renders seats as "seat N".
+    """
+
+    def __init__(self, template: str, **params: object) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(self.render())
+
+    def render(
+        self,
+        names: Sequence[str] | None = None,
+        translate: Callable[[str], str] | None = None,
+        notation: Notation = "en",
+    ) -> str:
+        def show(value: object) -> str:
+            if isinstance(value, Seat):
+                if names is not None and 0 <= value.index < len(names):
+                    return names[value.index]
+                return f"seat {value.index}"
+            if isinstance(value, Card):
+                return format_card(value, notation)
+            if isinstance(value, (list, tuple, frozenset, set)):
+                items = sorted(value) if isinstance(value, (set, frozenset)) else value
+                return ", ".join(show(v) for v in items)
+            return str(value)
+
+        template = translate(self.template) if translate else self.template
+        rendered = {key: show(value) for key, value in self.params.items()}
+        try:
+            return template.format(**rendered)
+        except (KeyError, IndexError, ValueError):
+            # A broken translation must never hide the refusal itself.
+            return self.template.format(**rendered)
+
+
+class InvalidSetup(IllegalEntry):
+    """``new_deal`` was given an unknown option, a bad value or a player count out of range."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished deal: ``points[i]`` in the game's own unit, ``placements[i]`` (1 = best)."""
+
+    points: tuple[int, ...]
+    placements: tuple[int, ...]
+    #: Seats sharing first place in a draw, or the single winner; empty when not meaningful.
+    winners: tuple[int, ...] = ()
+
+
+def competition_ranking(scores: Sequence[float], *, higher_is_better: bool = True) -> tuple[int, ...]:
+    """Places 1, 2, 2, 4: ties share a place and the next place is skipped."""
+    sign = -1 if higher_is_better else 1
+    return tuple(1 + sum(1 for other in scores if sign * other < sign * score) for score in scores)
+
+
+S = TypeVar("S")
+
+
+class Game(ABC, Generic[S]):
+    """The shared interface: ``new_deal``, ``apply``, ``outcome``, ``to_dict``/``from_dict``.
+
+    ``view`` returns the JSON-safe picture the tablet needs (whose turn, expected cards,
+    counts, the last conclusion of the referee); ``next_dealer`` says who deals next.
+    """
+
+    slug: ClassVar[str]
+    name: ClassVar[str]
+    name_lt: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    #: Option key -> default (``notation`` is added for every game).
+    option_defaults: ClassVar[Mapping[str, object]]
+
+    @abstractmethod
+    def new_deal(self, *, players: int, dealer: int, options: Mapping[str, Any] | None = None) -> S: ...
+
+    @abstractmethod
+    def apply(self, state: S, entry: object) -> S: ...
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    @abstractmethod
+    def to_dict(self, state: S) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def from_dict(self, data: Mapping[str, Any]) -> S: ...
+
+    @abstractmethod
+    def view(self, state: S) -> dict[str, Any]: ...
+
+    def next_dealer(self, state: S) -> int:
+        """The dealer of the next deal: one seat clockwise, unless the game says otherwise."""
+        players, dealer = self.seats(state)
+        return (dealer + 1) % players
+
+    @abstractmethod
+    def seats(self, state: S) -> tuple[int, int]:
+        """(number of players, dealer seat) of the deal."""
+
+    # -- shared checks ------------------------------------------------------------------
+
+    def check_setup(self, players: object, dealer: object, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Validate the player count, the dealer and the option keys; return options with defaults.
+
+        Values are validated by each game; this only knows the keys.
+        """
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise InvalidSetup(gettext_noop("The number of players must be a whole number."))
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidSetup(
+                gettext_noop("{game} is played by {low} to {high} players, not {count}."),
+                game=self.name, low=self.min_players, high=self.max_players, count=players,
+            )
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
+            raise InvalidSetup(
+                gettext_noop("The dealer must be a seat from 0 to {last}."), last=players - 1
+            )
+        given = dict(options or {})
+        valid = {"notation", *self.option_defaults}
+        unknown = sorted(set(given) - valid)
+        if unknown:
+            raise InvalidSetup(
+                gettext_noop("Unknown option {unknown} for {game}; the valid options are {valid}."),
+                unknown=", ".join(unknown), game=self.name, valid=", ".join(sorted(valid)),
+            )
+        merged: dict[str, Any] = {"notation": "en", **self.option_defaults, **given}
+        merged["notation"] = parse_notation(merged["notation"])
+        return merged
+
+
+# -- reading entries: shape checks shared by every game --------------------------------------
+
+
+def entry_type(entry: object, allowed: Iterable[str]) -> str:
+    """The entry's ``type``, refusing anything that is not a known entry of this game."""
+    allowed = tuple(allowed)
+    if not isinstance(entry, Mapping):
+        raise IllegalEntry(gettext_noop("An entry must be an object with a \"type\"."))
+    kind = entry.get("type")
+    if kind not in allowed:
+        raise IllegalEntry(
+            gettext_noop("Unknown entry type {kind}; this game records {allowed}."),
+            kind=repr(kind), allowed=", ".join(allowed),
+        )
+    assert isinstance(kind, str)
+    return kind
+
+
+def entry_keys(entry: Mapping[str, Any], *required: str, optional: Iterable[str] = ()) -> None:
+    """Refuse missing or superfluous fields, so a typo is never silently ignored."""
+    missing = [key for key in required if key not in entry]
+    if missing:
+        raise IllegalEntry(
+            gettext_noop("The {kind} entry needs {fields}."), kind=entry.get("type"), fields=", ".join(missing)
+        )
+    extra = sorted(set(entry) - {"type", *required, *optional})
+    if extra:
+        raise IllegalEntry(
+            gettext_noop("The {kind} entry does not take {fields}."), kind=entry.get("type"), fields=", ".join(extra)
+        )
+
+
+def read_seat(value: object, players: int, field: str = "player") -> int:
+    """A seat number 0..players-1."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
+        raise IllegalEntry(
+            gettext_noop("{field} must be a seat from 0 to {last}, not {value}."),
+            field=field, last=players - 1, value=repr(value),
+        )
+    return value
+
+
+def read_list(value: object, field: str, length: int | None = None) -> list[Any]:
+    """A JSON list, optionally of an exact length."""
+    if not isinstance(value, list):
+        raise IllegalEntry(gettext_noop("{field} must be a list."), field=field)
+    if length is not None and len(value) != length:
+        raise IllegalEntry(
+            gettext_noop("{field} must list {expected} values, one per seat; it lists {count}."),
+            field=field, expected=length, count=len(value),
+        )
+    return value
+
+
+def read_count(value: object, field: str) -> int:
+    """A whole number of cards (not a bool, not a float)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise IllegalEntry(gettext_noop("{field} must be a whole number, not {value}."), field=field, value=repr(value))
+    return value
+
+
+def read_bool(value: object, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidSetup(gettext_noop("Option {field} must be true or false."), field=field)
+    return value
+
+
+def read_choice(value: object, field: str, choices: Sequence[str]) -> str:
+    if value not in choices:
+        raise InvalidSetup(
+            gettext_noop("Option {field} must be one of {choices}, not {value}."),
+            field=field, choices=", ".join(choices), value=repr(value),
+        )
+    assert isinstance(value, str)
+    return value
+
+
+def deal_over() -> IllegalEntry:
+    return IllegalEntry(gettext_noop("This deal has ended; nothing more can be recorded in it."))
