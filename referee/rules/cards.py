@@ -23,7 +23,7 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import Literal
 
 Notation = Literal["en", "lt"]
 NOTATIONS: tuple[Notation, ...] = ("en", "lt")
@@ -91,7 +91,7 @@ def parse_notation(value: object) -> Notation:
         from .base import InvalidSetup, gettext_noop
 
         raise InvalidSetup(gettext_noop("Option notation must be \"en\" or \"lt\", not {value}."), value=repr(value))
-    return cast(Notation, value)
+    return value  # type: ignore[return-value]
 
 
 def _fold(text: str) -> str:
