@@ -91,7 +91,7 @@ def parse_notation(value: object) -> Notation:
         from .base import InvalidSetup, gettext_noop
 
         raise InvalidSetup(gettext_noop("Option notation must be \"en\" or \"lt\", not {value}."), value=repr(value))
-    return value  # type: ignore[return-value]
+    return value
 
 
 def _fold(text: str) -> str:
