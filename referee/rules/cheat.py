@@ -1,41 +1,662 @@
-"""Cheat: placeholder until the game module lands (see RULES.md)."""
+"""Apgaudinėjimas ("Cheat"): the referee's rules (RULES.md section 5).
+
+Players and deck
+    2 to 8 players. A 52-card deck for up to 5 players, two decks (104 cards) for 6 or
+    more, plus C1 (option ``jokers``) 0, 2 or 4 jokers; a joker stands for any card.
+    Suits never matter.
+
+Deal
+    All cards are dealt: each seat gets ``deck // n`` cards and the ``deck % n`` left over
+    lie face down in the middle, where they start the pile.
+
+Play
+    From the first player (the seat after the dealer), clockwise over the players still
+    holding cards, each puts one card face down on the pile and announces the next rank of
+    the cycle A 2 3 ... 10 J Q K A 2 ...; a player lacking that rank must lie. Passing is
+    not allowed. Any other player still in the deal may turn over the last card placed
+    (only the last, and only once). If it shows the announced rank, or is a joker, the
+    challenger takes the whole pile; otherwise the placer does. The taker starts again,
+    announcing an ace.
+
+Going out
+    A player who places their last card is out once that card stands: when the next card
+    is placed, or (C2) when the scorer records that nobody challenges it (``stands``). If
+    it is challenged and was a lie, they take the pile and play on; if it was true, the
+    challenger takes the pile and the placer is out. While a last card is pending and only
+    one other player holds cards, that player may only challenge it or let it stand.
+
+End
+    When no last card is pending and only one player holds cards, that player is the
+    loser, the "apgavikas", and deals the next deal. Placement is by order of going out
+    (first out is 1st), the loser last. Points: -1 to the loser, 0 to everyone else.
+
+What the referee knows
+    Cards are hidden: the referee counts the cards in each hand and in the pile, knows
+    whose turn it is and the rank they must announce, but not what was placed. The only
+    faces it ever sees are the revealed cards. With a single deck it follows each revealed
+    card (a suit given) through the game as the set of places it can be: the hand it was
+    picked up into, the pile once that hand has placed a card, the hand of whoever takes
+    the pile next. A revealed card that cannot be in the placer's hand is refused, and so
+    is a bare rank all four of whose cards are known to be elsewhere. This is sound (a
+    card is only ever excluded from a place it cannot be in) and cheap (at most 52 cards).
+    With two decks the copies are indistinguishable, so nothing is tracked.
+
+Entries
+    ``{"type": "place", "player": seat}``,
+    ``{"type": "challenge", "challenger": seat, "revealed": card or bare rank}``,
+    ``{"type": "stands"}``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from enum import Enum
 from typing import Any, ClassVar
 
-from .base import Game, Outcome
+from .base import (
+    Game,
+    IllegalEntry,
+    InvalidSetup,
+    Outcome,
+    Seat,
+    deal_over,
+    entry_keys,
+    entry_type,
+    gettext_noop,
+    read_seat,
+)
+from .cards import (
+    ACE,
+    KING,
+    RANK_TEXT_EN,
+    SUITS,
+    Card,
+    CardError,
+    Notation,
+    card_from_text,
+    format_card,
+    format_rank,
+    parse_card,
+    parse_notation,
+)
+
+JOKER_CHOICES = (0, 2, 4)
+ENTRY_TYPES = ("place", "challenge", "stands")
+_RANK_FROM_TEXT = {text: rank for rank, text in RANK_TEXT_EN.items()}
 
 
-class Cheat(Game[Any]):
+# -- small pure rules ---------------------------------------------------------------------------
+
+
+def deck_copies(players: int) -> int:
+    """One 52-card deck for up to 5 players, two for 6 or more."""
+    return 1 if players <= 5 else 2
+
+
+def deck_size(players: int, jokers: int) -> int:
+    """All the cards in play: 52 or 104, plus the jokers."""
+    return 52 * deck_copies(players) + jokers
+
+
+def next_rank(rank: int) -> int:
+    """The rank announced after ``rank`` in the cycle A 2 3 ... 10 J Q K A 2 ..."""
+    if rank == ACE:
+        return 2
+    if rank == KING:
+        return ACE
+    return rank + 1
+
+
+def is_truthful(revealed: Card, announced: int) -> bool:
+    """A revealed card backs its announcement if it has the announced rank or is a joker."""
+    return revealed.is_joker or revealed.rank == announced
+
+
+def next_holder(counts: tuple[int, ...], after: int) -> int | None:
+    """The first seat clockwise after ``after`` that still holds cards (never ``after`` itself)."""
+    players = len(counts)
+    for step in range(1, players):
+        seat = (after + step) % players
+        if counts[seat] > 0:
+            return seat
+    return None
+
+
+def holders(counts: Iterable[int]) -> tuple[int, ...]:
+    """The seats still holding cards."""
+    return tuple(seat for seat, count in enumerate(counts) if count > 0)
+
+
+def sole_holder(counts: tuple[int, ...]) -> int | None:
+    """The apgavikas, once no last card is pending: the one player still holding cards."""
+    still_holding = holders(counts)
+    return still_holding[0] if len(still_holding) == 1 else None
+
+
+# -- state --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Placed:
+    """The last card placed since the pile was last taken: who placed it and what they announced."""
+
+    player: int
+    rank: int
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """A card shown by a challenge (single deck only) and every place it can be now."""
+
+    card: Card
+    seats: frozenset[int]
+    in_pile: bool
+
+
+class LastKind(Enum):
+    PLACE = "place"
+    CHALLENGE = "challenge"
+    STANDS = "stands"
+
+
+@dataclass(frozen=True)
+class Last:
+    """What the referee concluded from the last entry (for the tablet's "last" line)."""
+
+    kind: LastKind
+    #: The placer (place, challenge) or the player whose last card stood (stands).
+    player: int
+    #: The rank announced with that card.
+    rank: int
+    challenger: int | None = None
+    revealed: Card | None = None
+    taker: int | None = None
+    taken: int = 0
+    #: Seats that went out through this entry (at most one).
+    went_out: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class CheatState:
+    players: int
+    dealer: int
+    jokers: int
+    notation: Notation
+    #: Cards in each seat's hand.
+    counts: tuple[int, ...]
+    #: Cards face down in the middle (the left-over cards count from the start).
+    pile: int
+    #: The seat expected to act; None once the deal has ended.
+    turn: int | None
+    #: The rank the next placer must announce.
+    announce: int
+    #: The last card placed since the last pickup; None at the start and after a pickup.
+    placed: Placed | None
+    #: Seats out of the deal, in the order they went out.
+    out: tuple[int, ...]
+    loser: int | None
+    #: Revealed cards and where they can be (single deck only), sorted by card.
+    seen: tuple[Sighting, ...]
+    last: Last | None
+
+    @property
+    def first_player(self) -> int:
+        return (self.dealer + 1) % self.players
+
+    @property
+    def finished(self) -> bool:
+        return self.loser is not None
+
+    @property
+    def pending_last(self) -> int | None:
+        """The seat whose last card lies on the pile, neither challenged nor standing yet."""
+        placed = self.placed
+        if placed is not None and self.counts[placed.player] == 0 and placed.player not in self.out:
+            return placed.player
+        return None
+
+
+# -- what the referee knows about revealed cards --------------------------------------------------
+
+
+def seen_after_place(seen: tuple[Sighting, ...], player: int) -> tuple[Sighting, ...]:
+    """A card that can be in ``player``'s hand can now also be the one just put on the pile.
+
+    The player is kept among its places even when their hand is empty: a wider set of
+    places is still sound, and the challenge check below relies on it.
+    """
+    return tuple(replace(s, in_pile=True) if player in s.seats and not s.in_pile else s for s in seen)
+
+
+def seen_after_pickup(
+    seen: tuple[Sighting, ...], taker: int, shown: Card | None, tracked: bool
+) -> tuple[Sighting, ...]:
+    """Whatever could be in the pile can now be in the taker's hand; the shown card is."""
+    moved = [
+        Sighting(s.card, s.seats | {taker}, False) if s.in_pile else s
+        for s in seen
+        if s.card != shown
+    ]
+    if tracked and shown is not None and shown.suit is not None:
+        moved.append(Sighting(shown, frozenset({taker}), False))
+    return tuple(sorted(moved, key=lambda s: s.card.sort_key()))
+
+
+def check_revealed(seen: tuple[Sighting, ...], placer: int, revealed: Card) -> None:
+    """Refuse a revealed card that cannot be the one ``placer`` just put down (single deck).
+
+    The placed card came from the placer's hand, so a card followed since it was shown can
+    be it only if the placer's hand is among its places.
+    """
+    if revealed.is_joker:
+        return
+    if revealed.suit is not None:
+        for sighting in seen:
+            if sighting.card == revealed and placer not in sighting.seats:
+                places = [Seat(seat) for seat in sorted(sighting.seats)]
+                if sighting.in_pile:
+                    raise IllegalEntry(
+                        gettext_noop(
+                            "{card} cannot be the card {player} placed: it was shown earlier and can only be "
+                            "in the pile or with {places}."
+                        ),
+                        card=revealed, player=Seat(placer), places=places,
+                    )
+                raise IllegalEntry(
+                    gettext_noop(
+                        "{card} cannot be the card {player} placed: it was shown earlier and can only be with "
+                        "{places}."
+                    ),
+                    card=revealed, player=Seat(placer), places=places,
+                )
+        return
+    same_rank = [s for s in seen if s.card.rank == revealed.rank]
+    if len(same_rank) == len(SUITS) and all(placer not in s.seats for s in same_rank):
+        raise IllegalEntry(
+            gettext_noop(
+                "No {rank} can be the card {player} placed: all four were shown earlier and none can be "
+                "with {player}."
+            ),
+            rank=revealed, player=Seat(placer),
+        )
+
+
+def read_revealed(value: object, notation: Notation, jokers: bool) -> Card:
+    """The revealed card: a card (its suit kept, for tracking) or a bare rank; X with jokers."""
+    try:
+        bare = parse_card(value, notation, bare_rank=True, jokers=jokers)
+    except CardError as err:
+        raise IllegalEntry(err.template, **err.params) from err
+    if bare.is_joker:
+        return bare
+    try:
+        return parse_card(value, notation, jokers=jokers)
+    except CardError:
+        return bare
+
+
+# -- the game -------------------------------------------------------------------------------------
+
+
+def _article(text: str) -> str:
+    return "an" if text[:1] in ("8", "A") else "a"
+
+
+def _cards(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+class Cheat(Game[CheatState]):
     slug = "cheat"
     name = "Cheat"
-    name_lt = "Cheat"
+    name_lt = "Apgaudinėjimas"
     min_players = 2
     max_players = 8
-    option_defaults: ClassVar[Mapping[str, object]] = {}
+    option_defaults: ClassVar[Mapping[str, object]] = {"jokers": 0}
 
-    def new_deal(self, *, players: int, dealer: int, options: Mapping[str, Any] | None = None) -> Any:
-        raise NotImplementedError
+    # -- setup ----------------------------------------------------------------------------------
 
-    def apply(self, state: Any, entry: object) -> Any:
-        raise NotImplementedError
+    def new_deal(self, *, players: int, dealer: int, options: Mapping[str, Any] | None = None) -> CheatState:
+        opts = self.check_setup(players, dealer, options)
+        jokers = opts["jokers"]
+        if not isinstance(jokers, int) or isinstance(jokers, bool) or jokers not in JOKER_CHOICES:
+            raise InvalidSetup(gettext_noop("Option jokers must be 0, 2 or 4, not {value}."), value=repr(jokers))
+        size = deck_size(players, jokers)
+        return CheatState(
+            players=players,
+            dealer=dealer,
+            jokers=jokers,
+            notation=opts["notation"],
+            counts=(size // players,) * players,
+            pile=size % players,
+            turn=(dealer + 1) % players,
+            announce=ACE,
+            placed=None,
+            out=(),
+            loser=None,
+            seen=(),
+            last=None,
+        )
 
-    def outcome(self, state: Any) -> Outcome | None:
-        raise NotImplementedError
+    # -- entries --------------------------------------------------------------------------------
 
-    def to_dict(self, state: Any) -> dict[str, Any]:
-        raise NotImplementedError
+    def apply(self, state: CheatState, entry: object) -> CheatState:
+        kind = entry_type(entry, ENTRY_TYPES)
+        assert isinstance(entry, Mapping)
+        if state.finished:
+            raise deal_over()
+        if kind == "place":
+            entry_keys(entry, "player")
+            return self._place(state, read_seat(entry["player"], state.players))
+        if kind == "challenge":
+            entry_keys(entry, "challenger", "revealed")
+            challenger = read_seat(entry["challenger"], state.players, "challenger")
+            revealed = read_revealed(entry["revealed"], state.notation, state.jokers > 0)
+            return self._challenge(state, challenger, revealed)
+        entry_keys(entry)
+        return self._stands(state)
 
-    def from_dict(self, data: Mapping[str, Any]) -> Any:
-        raise NotImplementedError
+    def _place(self, state: CheatState, player: int) -> CheatState:
+        pending = state.pending_last
+        still_holding = holders(state.counts)
+        if pending is not None and len(still_holding) == 1:
+            raise IllegalEntry(
+                gettext_noop(
+                    "{placer}'s last card is waiting: {player}, the only other player with cards, may only "
+                    "challenge it or let it stand."
+                ),
+                placer=Seat(pending), player=Seat(still_holding[0]),
+            )
+        turn = state.turn
+        assert turn is not None
+        rank = Card(state.announce)
+        if state.counts[player] == 0:
+            raise IllegalEntry(
+                gettext_noop("{player} has no cards left; it is {turn}'s turn to place a card and announce {rank}."),
+                player=Seat(player), turn=Seat(turn), rank=rank,
+            )
+        if player != turn:
+            raise IllegalEntry(
+                gettext_noop("It is {turn}'s turn to place a card and announce {rank}, not {player}'s."),
+                turn=Seat(turn), rank=rank, player=Seat(player),
+            )
+        # Placing on a pending last card lets it stand: its owner is out.
+        went_out = (pending,) if pending is not None else ()
+        counts = list(state.counts)
+        counts[player] -= 1
+        counts_t = tuple(counts)
+        return replace(
+            state,
+            counts=counts_t,
+            pile=state.pile + 1,
+            turn=next_holder(counts_t, player),
+            announce=next_rank(state.announce),
+            placed=Placed(player, state.announce),
+            out=state.out + went_out,
+            seen=seen_after_place(state.seen, player),
+            last=Last(LastKind.PLACE, player, state.announce, went_out=went_out),
+        )
 
-    def view(self, state: Any) -> dict[str, Any]:
-        raise NotImplementedError
+    def _challenge(self, state: CheatState, challenger: int, revealed: Card) -> CheatState:
+        placed = state.placed
+        if placed is None:
+            raise IllegalEntry(
+                gettext_noop(
+                    "No card has been placed since the start or the last pickup; there is nothing to challenge."
+                )
+            )
+        if placed.player in state.out:
+            raise IllegalEntry(
+                gettext_noop("{player}'s last card already stands ({player} is out); it can no longer be challenged."),
+                player=Seat(placed.player),
+            )
+        if challenger == placed.player:
+            raise IllegalEntry(
+                gettext_noop("{player} placed the last card and cannot challenge it."), player=Seat(challenger)
+            )
+        if state.counts[challenger] == 0:
+            raise IllegalEntry(
+                gettext_noop("{player} is out of this deal and cannot challenge."), player=Seat(challenger)
+            )
+        check_revealed(state.seen, placed.player, revealed)
+        truthful = is_truthful(revealed, placed.rank)
+        taker = challenger if truthful else placed.player
+        # A true last card means its owner is out; a caught lie sends them back into play.
+        went_out = (placed.player,) if truthful and state.counts[placed.player] == 0 else ()
+        counts = list(state.counts)
+        counts[taker] += state.pile
+        out = state.out + went_out
+        loser = sole_holder(tuple(counts))
+        return replace(
+            state,
+            counts=tuple(counts),
+            pile=0,
+            turn=None if loser is not None else taker,
+            announce=ACE,
+            placed=None,
+            out=out,
+            loser=loser,
+            seen=seen_after_pickup(state.seen, taker, revealed, deck_copies(state.players) == 1),
+            last=Last(
+                LastKind.CHALLENGE, placed.player, placed.rank,
+                challenger=challenger, revealed=revealed, taker=taker, taken=state.pile, went_out=went_out,
+            ),
+        )
 
-    def seats(self, state: Any) -> tuple[int, int]:
-        raise NotImplementedError
+    def _stands(self, state: CheatState) -> CheatState:
+        pending = state.pending_last
+        if pending is None:
+            raise IllegalEntry(
+                gettext_noop(
+                    "No last card is waiting; \"stands\" only records that nobody challenges a player's last card."
+                )
+            )
+        assert state.placed is not None
+        loser = sole_holder(state.counts)
+        return replace(
+            state,
+            out=state.out + (pending,),
+            loser=loser,
+            turn=None if loser is not None else state.turn,
+            last=Last(LastKind.STANDS, pending, state.placed.rank, went_out=(pending,)),
+        )
+
+    # -- results --------------------------------------------------------------------------------
+
+    def outcome(self, state: CheatState) -> Outcome | None:
+        if state.loser is None:
+            return None
+        order = (*state.out, state.loser)
+        placements = [0] * state.players
+        for place, seat in enumerate(order, start=1):
+            placements[seat] = place
+        points = tuple(-1 if seat == state.loser else 0 for seat in range(state.players))
+        return Outcome(points=points, placements=tuple(placements), winners=state.out[:1])
+
+    def next_dealer(self, state: CheatState) -> int:
+        """The loser deals the next deal (before the deal ends, the dealer would just rotate)."""
+        if state.loser is not None:
+            return state.loser
+        return super().next_dealer(state)
+
+    def seats(self, state: CheatState) -> tuple[int, int]:
+        return state.players, state.dealer
+
+    # -- extras ---------------------------------------------------------------------------------
+
+    def turn(self, state: CheatState) -> int | None:
+        """The seat expected to act: to place, or (a last card pending with one other player
+        holding cards) to challenge it or let it stand. None once the deal has ended."""
+        return state.turn
+
+    def announced_rank(self, state: CheatState) -> str:
+        """The rank the next placer must announce, as canonical text ("A", "2", ... "K")."""
+        return format_rank(state.announce)
+
+    def challengers(self, state: CheatState) -> tuple[int, ...]:
+        """The seats that may challenge the last card now (everyone else still holding cards)."""
+        placed = state.placed
+        if state.finished or placed is None or placed.player in state.out:
+            return ()
+        return tuple(seat for seat in holders(state.counts) if seat != placed.player)
+
+    def can_place(self, state: CheatState) -> bool:
+        """Whether the seat in turn may place a card (not while a last card pending needs an answer from
+        the only other player holding cards)."""
+        if state.finished:
+            return False
+        return state.pending_last is None or len(holders(state.counts)) > 1
+
+    # -- snapshots ------------------------------------------------------------------------------
+
+    def to_dict(self, state: CheatState) -> dict[str, Any]:
+        last = state.last
+        return {
+            "game": self.slug,
+            "version": 1,
+            "players": state.players,
+            "dealer": state.dealer,
+            "options": {"jokers": state.jokers, "notation": state.notation},
+            "counts": list(state.counts),
+            "pile": state.pile,
+            "turn": state.turn,
+            "announce": format_rank(state.announce),
+            "placed": None if state.placed is None else {
+                "player": state.placed.player, "rank": format_rank(state.placed.rank)
+            },
+            "out": list(state.out),
+            "loser": state.loser,
+            "seen": [
+                {"card": format_card(s.card), "seats": sorted(s.seats), "pile": s.in_pile} for s in state.seen
+            ],
+            "last": None if last is None else {
+                "kind": last.kind.value,
+                "player": last.player,
+                "rank": format_rank(last.rank),
+                "challenger": last.challenger,
+                "revealed": None if last.revealed is None else format_card(last.revealed),
+                "taker": last.taker,
+                "taken": last.taken,
+                "went_out": list(last.went_out),
+            },
+        }
+
+    def from_dict(self, data: Mapping[str, Any]) -> CheatState:
+        if data.get("game") != self.slug or data.get("version") != 1:
+            raise ValueError("not a version 1 cheat snapshot")
+        placed = data["placed"]
+        last = data["last"]
+        return CheatState(
+            players=int(data["players"]),
+            dealer=int(data["dealer"]),
+            jokers=int(data["options"]["jokers"]),
+            notation=parse_notation(data["options"]["notation"]),
+            counts=tuple(int(count) for count in data["counts"]),
+            pile=int(data["pile"]),
+            turn=None if data["turn"] is None else int(data["turn"]),
+            announce=_RANK_FROM_TEXT[data["announce"]],
+            placed=None if placed is None else Placed(int(placed["player"]), _RANK_FROM_TEXT[placed["rank"]]),
+            out=tuple(int(seat) for seat in data["out"]),
+            loser=None if data["loser"] is None else int(data["loser"]),
+            seen=tuple(
+                Sighting(card_from_text(s["card"]), frozenset(int(seat) for seat in s["seats"]), bool(s["pile"]))
+                for s in data["seen"]
+            ),
+            last=None if last is None else Last(
+                kind=LastKind(last["kind"]),
+                player=int(last["player"]),
+                rank=_RANK_FROM_TEXT[last["rank"]],
+                challenger=None if last["challenger"] is None else int(last["challenger"]),
+                revealed=None if last["revealed"] is None else card_from_text(last["revealed"]),
+                taker=None if last["taker"] is None else int(last["taker"]),
+                taken=int(last["taken"]),
+                went_out=tuple(int(seat) for seat in last["went_out"]),
+            ),
+        )
+
+    # -- the tablet's picture -------------------------------------------------------------------
+
+    def view(self, state: CheatState) -> dict[str, Any]:
+        outcome = self.outcome(state)
+        challengers = self.challengers(state)
+        return {
+            "game": self.slug,
+            "players": state.players,
+            "dealer": state.dealer,
+            "first_player": state.first_player,
+            "finished": state.finished,
+            "turn": state.turn,
+            "outcome": None if outcome is None else {
+                "points": list(outcome.points),
+                "placements": list(outcome.placements),
+                "winners": list(outcome.winners),
+            },
+            "last": self._last_view(state),
+            "jokers": state.jokers,
+            "deck": deck_size(state.players, state.jokers),
+            "announce": format_rank(state.announce),
+            "last_announced": None if state.placed is None else format_rank(state.placed.rank),
+            "last_placer": None if state.placed is None else state.placed.player,
+            "counts": list(state.counts),
+            "pile": state.pile,
+            "out": list(state.out),
+            "pending_last": state.pending_last,
+            "can_place": self.can_place(state),
+            "can_stand": state.pending_last is not None,
+            "can_challenge": bool(challengers),
+            "challengers": list(challengers),
+            "loser": state.loser,
+        }
+
+    def _last_view(self, state: CheatState) -> dict[str, Any] | None:
+        last = state.last
+        if last is None:
+            return None
+        rank = format_rank(last.rank)
+        revealed = None if last.revealed is None else format_card(last.revealed)
+        truthful = None if last.revealed is None else is_truthful(last.revealed, last.rank)
+        sentences: list[str] = []
+        if last.kind is LastKind.PLACE:
+            if last.went_out:
+                sentences.append(f"Seat {last.went_out[0]}'s last card stands: seat {last.went_out[0]} is out.")
+            sentences.append(f"Seat {last.player} places a card and announces {rank}.")
+            if state.counts[last.player] == 0:
+                sentences.append(f"That is seat {last.player}'s last card: it stands unless someone challenges it.")
+                if not self.can_place(state):
+                    sentences.append(f"Seat {state.turn} may only challenge it or let it stand.")
+        elif last.kind is LastKind.CHALLENGE:
+            assert revealed is not None and last.taker is not None
+            shown = "joker" if revealed == "X" else revealed
+            was = f"announced {rank}, was {_article(shown)} {shown}"
+            if truthful:
+                sentences.append(
+                    f"Seat {last.challenger} challenged seat {last.player}, who told the truth ({was}); "
+                    f"seat {last.taker} takes {_cards(last.taken)}."
+                )
+            else:
+                sentences.append(f"Seat {last.player} lied ({was}) and takes {_cards(last.taken)}.")
+            if last.went_out:
+                sentences.append(f"That was seat {last.player}'s last card: seat {last.player} is out.")
+            if state.turn is not None:
+                sentences.append(f"Seat {last.taker} starts again, announcing A.")
+        else:
+            sentences.append(f"Nobody challenges seat {last.player}'s last card: seat {last.player} is out.")
+        if state.loser is not None:
+            sentences.append(f"Seat {state.loser} is left holding cards: the apgavikas, who loses the deal.")
+        return {
+            "type": last.kind.value,
+            "text": " ".join(sentences),
+            "player": last.player,
+            "announced": rank,
+            "challenger": last.challenger,
+            "revealed": revealed,
+            "truthful": truthful,
+            "taker": last.taker,
+            "taken": last.taken,
+            "went_out": list(last.went_out),
+            "loser": state.loser,
+        }
 
 
 GAME = Cheat()

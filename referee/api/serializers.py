@@ -1,0 +1,146 @@
+"""Input shapes (checked here) and output shapes of the API. The services decide."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from referee.models import GAME_CHOICES, Club, Deal, Entry, Member, Role, Session
+
+
+class TokenRequestSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+
+
+class TokenSerializer(serializers.Serializer[Any]):
+    token = serializers.CharField()
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    error = serializers.CharField(help_text="A message a person understands.")
+
+
+class ClubSerializer(serializers.ModelSerializer[Club]):
+    role = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Club
+        fields = ["slug", "name", "public_leaderboard", "currency", "role"]
+
+    def get_role(self, club: Club) -> str | None:
+        roles: dict[int, str] = self.context.get("roles", {})
+        return roles.get(club.pk)
+
+
+class ClubCreateSerializer(serializers.Serializer[Any]):
+    slug = serializers.SlugField(max_length=50)
+    name = serializers.CharField(max_length=100)
+    public_leaderboard = serializers.BooleanField(default=False)
+    currency = serializers.RegexField(r"^[A-Z]{3}$", default="EUR", error_messages={"invalid": _("A currency is three capital letters, e.g. EUR.")})
+
+
+class ClubUpdateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=100, required=False)
+    public_leaderboard = serializers.BooleanField(required=False)
+
+
+class MemberSerializer(serializers.ModelSerializer[Member]):
+    username = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Member
+        fields = ["id", "name", "role", "active", "username"]
+
+    def get_username(self, member: Member) -> str | None:
+        return member.user.get_username() if member.user else None
+
+
+class MemberCreateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=60)
+    role = serializers.ChoiceField(choices=Role.choices, default=Role.MEMBER)
+    username = serializers.CharField(required=False, allow_blank=False,
+                                     help_text="Link an existing user who will sign in as this member.")
+
+
+class MemberUpdateSerializer(serializers.Serializer[Any]):
+    role = serializers.ChoiceField(choices=Role.choices, required=False)
+    active = serializers.BooleanField(required=False)
+
+
+class SessionCreateSerializer(serializers.Serializer[Any]):
+    club = serializers.SlugField(help_text="The club's slug.")
+    game = serializers.ChoiceField(choices=GAME_CHOICES)
+    players = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=2, max_length=8,
+                                    help_text="Member ids in seat order (seat 0 first).")
+    options = serializers.DictField(required=False, default=dict, help_text="House rules (RULES.md).")
+    stake = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=Decimal("0"), default=Decimal("0"),
+                                     help_text="Money per point, or per chip in Mičiganas.")
+    coin = serializers.DecimalField(max_digits=6, decimal_places=2, min_value=Decimal("0.01"), required=False,
+                                    allow_null=True, help_text="Smallest coin for rounding the settlement.")
+
+
+class SeatSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(source="number")
+    member = serializers.IntegerField(source="member_id")
+    name = serializers.CharField(source="member.name")
+
+
+class DealBriefSerializer(serializers.ModelSerializer[Deal]):
+    class Meta:
+        model = Deal
+        fields = ["id", "number", "dealer", "seq", "status", "created_at", "finished_at"]
+
+
+class SessionSerializer(serializers.ModelSerializer[Session]):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    seats = SeatSerializer(many=True, read_only=True)
+    players = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Session
+        fields = ["id", "club", "game", "players", "seats", "options", "stake", "currency", "coin", "notation",
+                  "status", "created_at", "closed_at"]
+
+    def get_players(self, session: Session) -> list[int]:
+        return [seat.member_id for seat in session.seats.all()]
+
+
+class SessionDetailSerializer(SessionSerializer):
+    deals = DealBriefSerializer(many=True, read_only=True)
+
+    class Meta(SessionSerializer.Meta):
+        fields = [*SessionSerializer.Meta.fields, "deals"]
+
+
+class DealStartSerializer(serializers.Serializer[Any]):
+    dealer = serializers.IntegerField(required=False, allow_null=True, min_value=0,
+                                      help_text="Seat of the dealer; default: the game's rotation.")
+
+
+class EntrySerializer(serializers.ModelSerializer[Entry]):
+    author = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Entry
+        fields = ["seq", "payload", "result", "author", "created_at", "idempotency_key", "active"]
+
+    def get_author(self, entry: Entry) -> str | None:
+        return entry.author.get_username() if entry.author else None
+
+
+class EntryRequestSerializer(serializers.Serializer[Any]):
+    """The entry of RULES.md (its own fields, e.g. ``cards``, ``rounds``, ``player``) plus these."""
+
+    type = serializers.CharField(help_text="The entry type of RULES.md, e.g. trick, end, prize, place.")
+    idempotency_key = serializers.CharField(required=False, max_length=80,
+                                            help_text="Made once per entry on the tablet; a retry returns the original.")
+    expected_seq = serializers.IntegerField(required=False, min_value=0,
+                                            help_text="The deal's seq the tablet saw; 409 if another device recorded first.")
+
+
+class ExpectedSeqSerializer(serializers.Serializer[Any]):
+    expected_seq = serializers.IntegerField(required=False, min_value=0)

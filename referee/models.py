@@ -1,0 +1,206 @@
+"""Clubs, members, sessions, deals and the append-only entry log.
+
+A deal's truth is its log of entries; ``Deal.state`` is the engine snapshot after the last
+active entry (so one more entry costs the same however long the deal is) and is always
+rebuildable from the log. Undo and corrections never delete or rewrite an entry: the old
+row is deactivated and a ``DealChange`` row says who changed what, when.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from referee.rules import GAMES
+
+GAME_CHOICES = [
+    ("elgeta", "Elgeta"),
+    ("velnias", "Pašėlęs Velnias"),
+    ("rukas", "Rūkas"),
+    ("michigan", "Mičiganas"),
+    ("cheat", "Apgaudinėjimas"),
+]
+assert {slug for slug, _label in GAME_CHOICES} == set(GAMES)
+
+
+class Club(models.Model):
+    slug = models.SlugField(unique=True, max_length=50)
+    name = models.CharField(max_length=100)
+    public_leaderboard = models.BooleanField(
+        default=False, help_text=_("Anyone, signed in or not, may see this club's leaderboard.")
+    )
+    currency = models.CharField(max_length=3, default="EUR")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Role(models.TextChoices):
+    ADMIN = "admin", _("Administrator")
+    SCORER = "scorer", _("Scorer")
+    MEMBER = "member", _("Member")
+
+
+ROLE_RANK = {Role.MEMBER: 1, Role.SCORER: 2, Role.ADMIN: 3}
+
+
+class Member(models.Model):
+    """A person at the club (a player), optionally linked to a user who signs in."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
+    name = models.CharField(max_length=60)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="member_name_unique_in_club"),
+            models.UniqueConstraint(
+                fields=["club", "user"], condition=Q(user__isnull=False), name="one_member_per_user_in_club"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SessionStatus(models.TextChoices):
+    OPEN = "open", _("Open")
+    CLOSED = "closed", _("Closed")
+
+
+class Session(models.Model):
+    """One evening of one game at one table (LT UI: *vakaras*)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
+    game = models.CharField(max_length=10, choices=GAME_CHOICES)
+    #: House-rule options passed to every deal (``notation`` included; defaults filled in).
+    options = models.JSONField(default=dict, blank=True)
+    #: Money per point (Velnias, Rūkas, Elgeta, Cheat) or per chip (Michigan).
+    stake = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"),
+                                validators=[MinValueValidator(Decimal("0"))])
+    currency = models.CharField(max_length=3, default="EUR")
+    #: Smallest coin for rounding the settlement (e.g. 0.05); null = exact cents.
+    coin = models.DecimalField(max_digits=6, decimal_places=2, null=True, blank=True)
+    status = models.CharField(max_length=10, choices=SessionStatus.choices, default=SessionStatus.OPEN)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["club", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} #{self.pk}"
+
+    @property
+    def notation(self) -> str:
+        return str(self.options.get("notation", "en"))
+
+
+class Seat(models.Model):
+    """A member seated at a session; seats are numbered 0..n-1 clockwise."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="seat_number_unique"),
+            models.UniqueConstraint(fields=["session", "member"], name="member_seated_once"),
+        ]
+
+
+class DealStatus(models.TextChoices):
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+
+
+class Deal(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    #: Options this deal was started with (the session's, plus e.g. Michigan's carried pot).
+    options = models.JSONField(default=dict)
+    #: Engine snapshot after the last active entry: ``GAMES[game].to_dict(state)``.
+    state = models.JSONField()
+    #: Number of active entries; the next entry gets seq + 1.
+    seq = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=DealStatus.choices, default=DealStatus.RUNNING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="deal_number_unique"),
+            models.UniqueConstraint(
+                fields=["session"], condition=Q(status="running"), name="one_running_deal_per_session"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Deal {self.number} of {self.session}"
+
+
+class Entry(models.Model):
+    """One thing the table recorded, exactly as entered. Append-only."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="entries")
+    seq = models.PositiveIntegerField()
+    payload = models.JSONField()
+    #: What the referee concluded (the engine's ``view["last"]`` after this entry).
+    result = models.JSONField(null=True, blank=True)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    idempotency_key = models.CharField(max_length=80, null=True, blank=True)
+    #: False once undone or replaced by a correction (the row itself is kept).
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["deal", "seq", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "seq"], condition=Q(active=True), name="active_seq_unique"),
+            models.UniqueConstraint(
+                fields=["deal", "idempotency_key"], condition=Q(idempotency_key__isnull=False),
+                name="idempotency_key_unique_per_deal",
+            ),
+        ]
+        indexes = [models.Index(fields=["deal", "active", "seq"])]
+        verbose_name_plural = "entries"
+
+
+class ChangeKind(models.TextChoices):
+    UNDO = "undo", _("Undo")
+    CORRECTION = "correction", _("Correction")
+
+
+class DealChange(models.Model):
+    """The history of every undo or correction: who, when, and what it replaced."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="changes")
+    kind = models.CharField(max_length=12, choices=ChangeKind.choices)
+    replaced = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    replacement = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]

@@ -1,0 +1,423 @@
+"""Writes: starting sessions and deals, recording, undoing and correcting entries, closing.
+
+Every function is keyword-only and atomic. The hot path (``entry_add``) locks the deal row,
+answers a retried idempotency key with the stored entry, refuses a stale ``expected_seq``,
+applies the entry to the stored snapshot (never replaying the deal), and stores the entry,
+the new snapshot and, when the deal finished, its results, all in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from referee.rules import GAMES, IllegalEntry
+
+from .errors import Conflict, NotFound, Refusal
+from .models import (
+    ChangeKind,
+    Club,
+    Deal,
+    DealChange,
+    DealStatus,
+    Entry,
+    Member,
+    Role,
+    Seat,
+    Session,
+    SessionStatus,
+)
+from .permissions import require_role
+
+
+def _scoring() -> Any:
+    # Imported late: scoring depends on referee's models, not the other way round.
+    from scoring import services as scoring_services
+
+    return scoring_services
+
+
+def refusal_from(error: IllegalEntry, session: Session, names: Sequence[str] | None = None) -> Refusal:
+    """A rules refusal in the session's language, with seats shown as the players' names."""
+    if names is None:
+        names = seat_names(session)
+    notation = "lt" if session.notation == "lt" else "en"
+    return Refusal(error.render(names=names, translate=_, notation=notation))
+
+
+def seat_names(session: Session) -> list[str]:
+    seats = getattr(session, "_seat_names", None)
+    if seats is None:
+        seats = [seat.member.name for seat in session.seats.select_related("member").order_by("number")]
+        session._seat_names = seats  # type: ignore[attr-defined]
+    return seats
+
+
+# -- clubs and members ---------------------------------------------------------------------
+
+
+def club_create(*, slug: str, name: str, user: Any, public_leaderboard: bool = False, currency: str = "EUR") -> Club:
+    """A new club; its creator becomes its first admin."""
+    with transaction.atomic():
+        if Club.objects.filter(slug=slug).exists():
+            raise Refusal(_("A club with the address “%(slug)s” already exists.") % {"slug": slug})
+        club = Club.objects.create(slug=slug, name=name, public_leaderboard=public_leaderboard, currency=currency)
+        Member.objects.create(club=club, name=_member_name_for(user), user=user, role=Role.ADMIN)
+    return club
+
+
+def _member_name_for(user: Any) -> str:
+    full = f"{user.first_name} {user.last_name}".strip()
+    return full or user.get_username()
+
+
+def member_add(*, club: Club, name: str, user: Any, role: str = Role.MEMBER, linked_user: Any = None) -> Member:
+    require_role(user, club, Role.ADMIN)
+    name = name.strip()
+    if not name:
+        raise Refusal(_("A member needs a name."))
+    if Member.objects.filter(club=club, name__iexact=name).exists():
+        raise Refusal(_("%(name)s is already a member of this club.") % {"name": name})
+    if linked_user is not None and Member.objects.filter(club=club, user=linked_user).exists():
+        raise Refusal(_("That user is already linked to a member of this club."))
+    return Member.objects.create(club=club, name=name, role=role, user=linked_user)
+
+
+# -- sessions and deals --------------------------------------------------------------------
+
+
+def session_start(
+    *,
+    club: Club,
+    game: str,
+    players: Sequence[Member],
+    user: Any,
+    options: Mapping[str, Any] | None = None,
+    stake: Decimal = Decimal("0"),
+    coin: Decimal | None = None,
+) -> Session:
+    """Seat the players (in seat order) and fix the house rules for the session."""
+    require_role(user, club, Role.SCORER)
+    if game not in GAMES:
+        raise Refusal(_("Unknown game “%(game)s”; choose one of %(games)s.") % {"game": game, "games": ", ".join(GAMES)})
+    rules = GAMES[game]
+    if len({member.pk for member in players}) != len(players):
+        raise Refusal(_("A member can take only one seat."))
+    for member in players:
+        if member.club_id != club.pk:
+            raise Refusal(_("%(name)s is not a member of this club.") % {"name": member.name})
+    if stake < 0:
+        raise Refusal(_("The stake cannot be negative."))
+    if coin is not None and coin <= 0:
+        raise Refusal(_("The smallest coin must be more than zero."))
+    # Validate player count and house rules now, so a bad session is never created.
+    try:
+        probe = rules.new_deal(players=len(players), dealer=max(len(players) - 1, 0), options=dict(options or {}))
+    except IllegalEntry as error:
+        raise Refusal(error.render(translate=_)) from error
+    merged = rules.to_dict(probe).get("options")
+    stored_options = dict(merged) if isinstance(merged, Mapping) else dict(options or {})
+    stored_options.pop("pot", None)  # a carried pot belongs to a deal, never to the session
+    with transaction.atomic():
+        session = Session.objects.create(
+            club=club, game=game, options=stored_options, stake=stake, coin=coin,
+            currency=club.currency, created_by=user,
+        )
+        Seat.objects.bulk_create(
+            Seat(session=session, number=number, member=member) for number, member in enumerate(players)
+        )
+    return session
+
+
+def _require_open(session: Session) -> None:
+    if session.status != SessionStatus.OPEN:
+        raise Refusal(_("This session is closed; reopen it to record or correct anything."))
+
+
+def deal_start(*, session: Session, user: Any, dealer: int | None = None) -> Deal:
+    """The next deal: dealer by the game's rotation (Cheat: the loser) unless given."""
+    require_role(user, session.club, Role.SCORER)
+    rules = GAMES[session.game]
+    with transaction.atomic():
+        session = Session.objects.select_for_update().get(pk=session.pk)
+        _require_open(session)
+        running = session.deals.filter(status=DealStatus.RUNNING).first()
+        if running is not None:
+            raise Refusal(
+                _("Deal %(number)s is still running; finish it before starting the next.") % {"number": running.number}
+            )
+        previous = session.deals.order_by("-number").first()
+        players = session.seats.count()
+        options = dict(session.options)
+        if previous is not None:
+            previous_state = rules.from_dict(previous.state)
+            default_dealer = rules.next_dealer(previous_state)
+            if session.game == "michigan":
+                options["pot"] = rules.pot_after(previous_state)  # type: ignore[attr-defined]
+        else:
+            default_dealer = players - 1  # so that seat 0 is the first player of the evening
+        if dealer is None:
+            dealer = default_dealer
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise Refusal(_("The dealer must be a seat from 0 to %(last)s.") % {"last": players - 1})
+        try:
+            state = rules.new_deal(players=players, dealer=dealer, options=options)
+        except IllegalEntry as error:
+            raise refusal_from(error, session) from error
+        return Deal.objects.create(
+            session=session,
+            number=(previous.number + 1) if previous else 1,
+            dealer=dealer,
+            options=options,
+            state=rules.to_dict(state),
+        )
+
+
+def deal_discard(*, deal: Deal, user: Any) -> None:
+    """Remove a deal that has no entries (started by mistake); nothing recorded is lost."""
+    require_role(user, deal.session.club, Role.SCORER)
+    with transaction.atomic():
+        deal = Deal.objects.select_for_update().get(pk=deal.pk)
+        _require_open(deal.session)
+        if deal.entries.exists():
+            raise Refusal(_("Only a deal with nothing recorded can be discarded; undo its entries first."))
+        deal.delete()
+
+
+@dataclass(frozen=True)
+class EntryAdded:
+    entry: Entry
+    deal: Deal
+    created: bool
+
+
+def _lock_deal(deal_id: int) -> Deal:
+    try:
+        return Deal.objects.select_for_update().select_related("session", "session__club").get(pk=deal_id)
+    except Deal.DoesNotExist as missing:
+        raise NotFound(_("Not found.")) from missing
+
+
+def _last_result(rules: Any, state: Any) -> Any:
+    view = rules.view(state)
+    return view.get("last")
+
+
+def entry_add(
+    *,
+    deal_id: int,
+    payload: Mapping[str, Any],
+    user: Any,
+    idempotency_key: str | None = None,
+    expected_seq: int | None = None,
+) -> EntryAdded:
+    """Referee and store one entry (the hot path)."""
+    with transaction.atomic():
+        deal = _lock_deal(deal_id)
+        session = deal.session
+        require_role(user, session.club, Role.SCORER)
+        if idempotency_key:
+            earlier = Entry.objects.filter(deal=deal, idempotency_key=idempotency_key).first()
+            if earlier is not None:
+                if earlier.payload != dict(payload):
+                    raise Conflict(
+                        _("This idempotency key was already used for a different entry; create a new key."),
+                        seq=deal.seq,
+                    )
+                return EntryAdded(entry=earlier, deal=deal, created=False)
+        _require_open(session)
+        if expected_seq is not None and expected_seq != deal.seq:
+            raise Conflict(
+                _("Another device recorded first: this deal is now at entry %(seq)s. Reload and try again.")
+                % {"seq": deal.seq},
+                seq=deal.seq,
+            )
+        rules = GAMES[session.game]
+        state = rules.from_dict(deal.state)
+        try:
+            new_state = rules.apply(state, dict(payload))
+        except IllegalEntry as error:
+            raise refusal_from(error, session) from error
+        deal.seq += 1
+        entry = Entry.objects.create(
+            deal=deal, seq=deal.seq, payload=dict(payload), result=_last_result(rules, new_state),
+            author=user if getattr(user, "is_authenticated", False) else None,
+            idempotency_key=idempotency_key or None,
+        )
+        deal.state = rules.to_dict(new_state)
+        outcome = rules.outcome(new_state)
+        if outcome is not None:
+            deal.status = DealStatus.FINISHED
+            deal.finished_at = timezone.now()
+        deal.save(update_fields=["seq", "state", "status", "finished_at"])
+        if outcome is not None:
+            _scoring().deal_finished(deal=deal, state=new_state)
+        return EntryAdded(entry=entry, deal=deal, created=True)
+
+
+def replay(deal: Deal, payloads: Sequence[Mapping[str, Any]], options: Mapping[str, Any] | None = None) -> Any:
+    """The deal's state rebuilt from its log (undo and corrections; never the hot path)."""
+    rules = GAMES[deal.session.game]
+    state = rules.new_deal(
+        players=deal.session.seats.count(), dealer=deal.dealer, options=dict(options if options is not None else deal.options)
+    )
+    for payload in payloads:
+        state = rules.apply(state, dict(payload))
+    return state
+
+
+def _active_entries(deal: Deal) -> list[Entry]:
+    return list(deal.entries.filter(active=True).order_by("seq"))
+
+
+def _store_replayed(deal: Deal, state: Any) -> None:
+    """Save a replayed state and bring the deal's status and results in line with it."""
+    rules = GAMES[deal.session.game]
+    was_finished = deal.status == DealStatus.FINISHED
+    deal.state = rules.to_dict(state)
+    finished = rules.outcome(state) is not None
+    deal.status = DealStatus.FINISHED if finished else DealStatus.RUNNING
+    deal.finished_at = (deal.finished_at or timezone.now()) if finished else None
+    deal.save(update_fields=["seq", "state", "status", "finished_at", "options"])
+    if was_finished:
+        _scoring().deal_reopened(deal=deal)
+    if finished:
+        _scoring().deal_finished(deal=deal, state=state)
+
+
+def entry_undo(*, deal_id: int, user: Any, expected_seq: int | None = None) -> Deal:
+    """Undo the deal's last entry: the entry is kept, marked inactive, and the undo logged."""
+    with transaction.atomic():
+        deal = _lock_deal(deal_id)
+        session = deal.session
+        require_role(user, session.club, Role.SCORER)
+        _require_open(session)
+        if expected_seq is not None and expected_seq != deal.seq:
+            raise Conflict(
+                _("Another device recorded first: this deal is now at entry %(seq)s. Reload and try again.")
+                % {"seq": deal.seq},
+                seq=deal.seq,
+            )
+        if session.deals.filter(number__gt=deal.number).exists():
+            raise Refusal(_("A later deal has started; correct this deal's entries instead of undoing them."))
+        entries = _active_entries(deal)
+        if not entries:
+            raise Refusal(_("There is nothing to undo in this deal."))
+        last = entries[-1]
+        state = replay(deal, [e.payload for e in entries[:-1]])
+        last.active = False
+        last.save(update_fields=["active"])
+        DealChange.objects.create(deal=deal, kind=ChangeKind.UNDO, replaced=last, author=_author(user))
+        deal.seq -= 1
+        _store_replayed(deal, state)
+        return deal
+
+
+def _author(user: Any) -> Any:
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+def entry_correct(*, deal_id: int, seq: int, payload: Mapping[str, Any], user: Any) -> Deal:
+    """Replace entry ``seq`` of a deal and replay; later deals that depend on it (Michigan's
+    carried chips) are replayed too. Refused, changing nothing, if anything becomes illegal."""
+    with transaction.atomic():
+        deal = _lock_deal(deal_id)
+        session = deal.session
+        require_role(user, session.club, Role.SCORER)
+        _require_open(session)
+        entries = _active_entries(deal)
+        target = next((e for e in entries if e.seq == seq), None)
+        if target is None:
+            raise NotFound(_("This deal has no entry %(seq)s.") % {"seq": seq})
+        payloads = [dict(payload) if e.seq == seq else e.payload for e in entries]
+        rules = GAMES[session.game]
+        try:
+            state = replay(deal, payloads)
+        except IllegalEntry as error:
+            raise Refusal(
+                _("This correction is refused: %(reason)s") % {"reason": error.render(seat_names(session), _)}
+            ) from error
+        later = list(session.deals.filter(number__gt=deal.number).order_by("number"))
+        replayed_later = _replay_later_deals(session, rules, state, later)
+        target.active = False
+        target.save(update_fields=["active"])
+        replacement = Entry.objects.create(
+            deal=deal, seq=seq, payload=dict(payload), author=_author(user),
+            result=_last_result(rules, replay(deal, payloads[:seq])),
+        )
+        DealChange.objects.create(
+            deal=deal, kind=ChangeKind.CORRECTION, replaced=target, replacement=replacement, author=_author(user)
+        )
+        _store_replayed(deal, state)
+        for later_deal, later_state in replayed_later:
+            _store_replayed(later_deal, later_state)
+        return deal
+
+
+def _replay_later_deals(session: Session, rules: Any, state: Any, later: list[Deal]) -> list[tuple[Deal, Any]]:
+    """Replay deals after a corrected one when they depend on it (dealer, carried chips)."""
+    results: list[tuple[Deal, Any]] = []
+    previous_state = state
+    for later_deal in later:
+        if rules.outcome(previous_state) is None:
+            raise Refusal(_("This correction would leave a finished deal unfinished while later deals exist."))
+        if rules.next_dealer(previous_state) != later_deal.dealer and session.game == "cheat":
+            raise Refusal(_("This correction changes who lost the deal, and so who dealt the next one."))
+        options = dict(later_deal.options)
+        if session.game == "michigan":
+            options["pot"] = rules.pot_after(previous_state)
+        if options == later_deal.options:
+            break  # nothing carried over changed; later deals stand as they are
+        later_deal.options = options
+        try:
+            previous_state = replay(later_deal, [e.payload for e in _active_entries(later_deal)], options)
+        except IllegalEntry as error:
+            raise Refusal(
+                _("This correction is refused: deal %(number)s no longer adds up: %(reason)s")
+                % {"number": later_deal.number, "reason": error.render(seat_names(session), _)}
+            ) from error
+        results.append((later_deal, previous_state))
+    return results
+
+
+def session_close(*, session: Session, user: Any) -> Session:
+    """Close the evening: settle what the house rules settle at close, then build the summary
+    in the background once this transaction has committed."""
+    require_role(user, session.club, Role.SCORER)
+    with transaction.atomic():
+        session = Session.objects.select_for_update().get(pk=session.pk)
+        _require_open(session)
+        running = session.deals.filter(status=DealStatus.RUNNING).first()
+        if running is not None:
+            raise Refusal(
+                _("Deal %(number)s is still running: finish it, or undo its entries and discard it, before closing.")
+                % {"number": running.number}
+            )
+        session.status = SessionStatus.CLOSED
+        session.closed_at = timezone.now()
+        session.save(update_fields=["status", "closed_at"])
+        _scoring().session_closed(session=session)
+    return session
+
+
+def session_reopen(*, session: Session, user: Any) -> Session:
+    require_role(user, session.club, Role.SCORER)
+    with transaction.atomic():
+        session = Session.objects.select_for_update().get(pk=session.pk)
+        if session.status != SessionStatus.CLOSED:
+            raise Refusal(_("This session is already open."))
+        session.status = SessionStatus.OPEN
+        session.closed_at = None
+        session.save(update_fields=["status", "closed_at"])
+        _scoring().session_reopened(session=session)
+    return session
+
+
+def is_unique_violation(error: IntegrityError) -> bool:
+    return "unique" in str(error).lower() or "duplicate" in str(error).lower()

@@ -1,0 +1,13 @@
+"""Pages (server-rendered). The recording screens and club pages are added in views.py."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+]

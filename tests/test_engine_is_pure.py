@@ -1,0 +1,35 @@
+"""The rules engine must stay pure Python: nothing under referee/rules imports Django."""
+
+import ast
+import pathlib
+import subprocess
+import sys
+
+RULES = pathlib.Path(__file__).resolve().parent.parent / "referee" / "rules"
+
+
+def test_no_django_import_in_rules_source() -> None:
+    """No module under referee/rules has an import statement naming django."""
+    offenders = []
+    for path in RULES.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            offenders += [f"{path.name}: {name}" for name in names if name.split(".")[0] == "django"]
+    assert offenders == []
+
+
+def test_rules_import_without_django_loaded() -> None:
+    """Importing the engine in a fresh interpreter does not load Django."""
+    code = (
+        "import sys, importlib.util\n"
+        "spec = importlib.util.spec_from_file_location('rules', r'%s/__init__.py', submodule_search_locations=[r'%s'])\n"
+        "mod = importlib.util.module_from_spec(spec); sys.modules['rules'] = mod; spec.loader.exec_module(mod)\n"
+        "assert sorted(mod.GAMES) == ['cheat', 'elgeta', 'michigan', 'rukas', 'velnias'], sorted(mod.GAMES)\n"
+        "assert not any(name == 'django' or name.startswith('django.') for name in sys.modules), 'django loaded'\n"
+    ) % (RULES, RULES)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
