@@ -20,7 +20,7 @@ setup: $(STAMP)
 run: setup
 	@mkdir -p var
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
-	DEBUG=1 $(BIN)/python manage.py load_demo
+	DEBUG=1 $(BIN)/python manage.py load_demo --port $(PORT)
 	DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT) --noreload
 
 lint: setup
