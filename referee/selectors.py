@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -55,8 +56,29 @@ def deal_view(deal: Deal, names: list[str] | None = None) -> dict[str, Any]:
         "finished": deal.status == DealStatus.FINISHED,
         "players": names,
         "notation": session.notation,
-        "state": rules.view(state),
+        "state": with_names(rules.view(state), names),
     }
+
+
+_SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
+
+
+def with_names(value: Any, names: list[str]) -> Any:
+    """The engine writes "seat 2" in its explanations; the table wants "Rūta"."""
+    if isinstance(value, dict):
+        return {key: (_name_seats(item, names) if key == "text" and isinstance(item, str) else with_names(item, names))
+                for key, item in value.items()}
+    if isinstance(value, list):
+        return [with_names(item, names) for item in value]
+    return value
+
+
+def _name_seats(text: str, names: list[str]) -> str:
+    def name(match: re.Match[str]) -> str:
+        index = int(match.group(2))
+        return names[index] if 0 <= index < len(names) else match.group(0)
+
+    return _SEAT.sub(name, text)
 
 
 def active_entries(deal: Deal) -> QuerySet[Entry]:
