@@ -34,11 +34,12 @@ What the referee knows
     Cards are hidden: the referee counts the cards in each hand and in the pile, knows
     whose turn it is and the rank they must announce, but not what was placed. The only
     faces it ever sees are the revealed cards. With a single deck it follows each revealed
-    card (a suit given) through the game as the set of places it can be: the hand it was
-    picked up into, the pile once that hand has placed a card, the hand of whoever takes
-    the pile next. A revealed card that cannot be in the placer's hand is refused, and so
-    is a bare rank all four of whose cards are known to be elsewhere. This is sound (a
-    card is only ever excluded from a place it cannot be in) and cheap (at most 52 cards).
+    card (a suit given) as the set of seats that can have held it since it was shown: the
+    seat that picked it up, and everyone who has taken the pile since (every such card can
+    be in the pile by then, because each taker places first). A revealed card whose set
+    does not include the placer is refused, and so is a bare rank all four of whose cards
+    are followed and none of them can have reached the placer. This is sound (a seat is
+    only left out when the card cannot have reached it) and cheap (at most 52 cards).
     With two decks the copies are indistinguishable, so nothing is tracked.
 
 Entries
@@ -147,11 +148,11 @@ class Placed:
 
 @dataclass(frozen=True)
 class Sighting:
-    """A card shown by a challenge (single deck only) and every place it can be now."""
+    """A card shown by a challenge (single deck only) and the seats whose hand it can be in
+    (or that can have placed it on the pile)."""
 
     card: Card
     seats: frozenset[int]
-    in_pile: bool
 
 
 class LastKind(Enum):
@@ -220,26 +221,18 @@ class CheatState:
 # -- what the referee knows about revealed cards --------------------------------------------------
 
 
-def seen_after_place(seen: tuple[Sighting, ...], player: int) -> tuple[Sighting, ...]:
-    """A card that can be in ``player``'s hand can now also be the one just put on the pile.
-
-    The player is kept among its places even when their hand is empty: a wider set of
-    places is still sound, and the challenge check below relies on it.
-    """
-    return tuple(replace(s, in_pile=True) if player in s.seats and not s.in_pile else s for s in seen)
-
-
 def seen_after_pickup(
-    seen: tuple[Sighting, ...], taker: int, shown: Card | None, tracked: bool
+    seen: tuple[Sighting, ...], taker: int, shown: Card, tracked: bool
 ) -> tuple[Sighting, ...]:
-    """Whatever could be in the pile can now be in the taker's hand; the shown card is."""
-    moved = [
-        Sighting(s.card, s.seats | {taker}, False) if s.in_pile else s
-        for s in seen
-        if s.card != shown
-    ]
-    if tracked and shown is not None and shown.suit is not None:
-        moved.append(Sighting(shown, frozenset({taker}), False))
+    """Where each revealed card can be after ``taker`` picks up the pile.
+
+    Every card followed so far can be in the pile: the previous taker holds it or did, and
+    placed at least once since (the taker always places first). So each can now also be
+    with this taker. The card just shown certainly is, and only there.
+    """
+    moved = [Sighting(s.card, s.seats | {taker}) for s in seen if s.card != shown]
+    if tracked and not shown.is_joker and shown.suit is not None:
+        moved.append(Sighting(shown, frozenset({taker})))
     return tuple(sorted(moved, key=lambda s: s.card.sort_key()))
 
 
@@ -247,36 +240,27 @@ def check_revealed(seen: tuple[Sighting, ...], placer: int, revealed: Card) -> N
     """Refuse a revealed card that cannot be the one ``placer`` just put down (single deck).
 
     The placed card came from the placer's hand, so a card followed since it was shown can
-    be it only if the placer's hand is among its places.
+    be it only if the placer is among the seats that can have held it.
     """
     if revealed.is_joker:
         return
     if revealed.suit is not None:
         for sighting in seen:
             if sighting.card == revealed and placer not in sighting.seats:
-                places = [Seat(seat) for seat in sorted(sighting.seats)]
-                if sighting.in_pile:
-                    raise IllegalEntry(
-                        gettext_noop(
-                            "{card} cannot be the card {player} placed: it was shown earlier and can only be "
-                            "in the pile or with {places}."
-                        ),
-                        card=revealed, player=Seat(placer), places=places,
-                    )
                 raise IllegalEntry(
                     gettext_noop(
-                        "{card} cannot be the card {player} placed: it was shown earlier and can only be with "
-                        "{places}."
+                        "{card} cannot be the card {player} placed: it was shown earlier and since then only "
+                        "{holders} can have held it."
                     ),
-                    card=revealed, player=Seat(placer), places=places,
+                    card=revealed, player=Seat(placer), holders=[Seat(seat) for seat in sorted(sighting.seats)],
                 )
         return
     same_rank = [s for s in seen if s.card.rank == revealed.rank]
     if len(same_rank) == len(SUITS) and all(placer not in s.seats for s in same_rank):
         raise IllegalEntry(
             gettext_noop(
-                "No {rank} can be the card {player} placed: all four were shown earlier and none can be "
-                "with {player}."
+                "No {rank} can be the card {player} placed: all four were shown earlier and none can have "
+                "reached {player} since."
             ),
             rank=revealed, player=Seat(placer),
         )
@@ -284,6 +268,10 @@ def check_revealed(seen: tuple[Sighting, ...], placer: int, revealed: Card) -> N
 
 def read_revealed(value: object, notation: Notation, jokers: bool) -> Card:
     """The revealed card: a card (its suit kept, for tracking) or a bare rank; X with jokers."""
+    if not isinstance(value, str):
+        raise IllegalEntry(
+            gettext_noop("revealed must be a card or a rank written as text, not {value}."), value=repr(value)
+        )
     try:
         bare = parse_card(value, notation, bare_rank=True, jokers=jokers)
     except CardError as err:
@@ -394,7 +382,6 @@ class Cheat(Game[CheatState]):
             announce=next_rank(state.announce),
             placed=Placed(player, state.announce),
             out=state.out + went_out,
-            seen=seen_after_place(state.seen, player),
             last=Last(LastKind.PLACE, player, state.announce, went_out=went_out),
         )
 
@@ -528,7 +515,7 @@ class Cheat(Game[CheatState]):
             "out": list(state.out),
             "loser": state.loser,
             "seen": [
-                {"card": format_card(s.card), "seats": sorted(s.seats), "pile": s.in_pile} for s in state.seen
+                {"card": format_card(s.card), "seats": sorted(s.seats)} for s in state.seen
             ],
             "last": None if last is None else {
                 "kind": last.kind.value,
@@ -560,7 +547,7 @@ class Cheat(Game[CheatState]):
             out=tuple(int(seat) for seat in data["out"]),
             loser=None if data["loser"] is None else int(data["loser"]),
             seen=tuple(
-                Sighting(card_from_text(s["card"]), frozenset(int(seat) for seat in s["seats"]), bool(s["pile"]))
+                Sighting(card_from_text(s["card"]), frozenset(int(seat) for seat in s["seats"]))
                 for s in data["seen"]
             ),
             last=None if last is None else Last(

@@ -52,7 +52,9 @@ def revealed_text(rng: random.Random, card: Card, notation: str) -> str:
     return rng.choice(forms)
 
 
-def random_deal(rng: random.Random, players: int, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def random_deal(
+    rng: random.Random, players: int, options: dict[str, Any] | None = None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A whole deal: (``new_deal`` keyword arguments, the entries in order)."""
     options = dict(options or {})
     jokers = int(options.get("jokers", 0))
