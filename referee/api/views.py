@@ -139,7 +139,11 @@ class MemberDetailView(APIView):
         member = get_object_or_404(Member, club=club, pk=pk)
         data = s.MemberUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        if member.user_id == request.user.pk and data.validated_data.get("role", Role.ADMIN) != Role.ADMIN:
+        # Demoting or deactivating oneself both leave the club without this admin.
+        stepping_down = (
+            data.validated_data.get("role", member.role) != Role.ADMIN or not data.validated_data.get("active", True)
+        )
+        if member.user_id == request.user.pk and member.role == Role.ADMIN and stepping_down:
             if not club.members.filter(role=Role.ADMIN, active=True).exclude(pk=member.pk).exists():
                 raise Refusal(_("A club needs at least one admin; make someone else admin first."))
         for field, value in data.validated_data.items():
