@@ -26,10 +26,11 @@ def test_rules_import_without_django_loaded() -> None:
     """Importing the engine in a fresh interpreter does not load Django."""
     code = (
         "import sys, importlib.util\n"
-        "spec = importlib.util.spec_from_file_location('rules', r'%s/__init__.py', submodule_search_locations=[r'%s'])\n"
+        f"spec = importlib.util.spec_from_file_location('rules', r'{RULES}/__init__.py',"
+        f" submodule_search_locations=[r'{RULES}'])\n"
         "mod = importlib.util.module_from_spec(spec); sys.modules['rules'] = mod; spec.loader.exec_module(mod)\n"
         "assert sorted(mod.GAMES) == ['cheat', 'elgeta', 'michigan', 'rukas', 'velnias'], sorted(mod.GAMES)\n"
         "assert not any(name == 'django' or name.startswith('django.') for name in sys.modules), 'django loaded'\n"
-    ) % (RULES, RULES)
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
