@@ -170,7 +170,8 @@ class Entry(models.Model):
     result = models.JSONField(null=True, blank=True)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
-    idempotency_key = models.CharField(max_length=80, null=True, blank=True)
+    # NULL (not "") when absent, so the per-deal uniqueness applies only to real keys.
+    idempotency_key = models.CharField(max_length=80, null=True, blank=True)  # noqa: DJ001
     #: False once undone or replaced by a correction (the row itself is kept).
     active = models.BooleanField(default=True)
 

@@ -105,7 +105,9 @@ def session_start(
     """Seat the players (in seat order) and fix the house rules for the session."""
     require_role(user, club, Role.SCORER)
     if game not in GAMES:
-        raise Refusal(_("Unknown game “%(game)s”; choose one of %(games)s.") % {"game": game, "games": ", ".join(GAMES)})
+        raise Refusal(
+            _("Unknown game “%(game)s”; choose one of %(games)s.") % {"game": game, "games": ", ".join(GAMES)}
+        )
     rules = GAMES[game]
     if len({member.pk for member in players}) != len(players):
         raise Refusal(_("A member can take only one seat."))
@@ -264,9 +266,8 @@ def entry_add(
 def replay(deal: Deal, payloads: Sequence[Mapping[str, Any]], options: Mapping[str, Any] | None = None) -> Any:
     """The deal's state rebuilt from its log (undo and corrections; never the hot path)."""
     rules = GAMES[deal.session.game]
-    state = rules.new_deal(
-        players=deal.session.seats.count(), dealer=deal.dealer, options=dict(options if options is not None else deal.options)
-    )
+    options = dict(options if options is not None else deal.options)
+    state = rules.new_deal(players=deal.session.seats.count(), dealer=deal.dealer, options=options)
     for payload in payloads:
         state = rules.apply(state, dict(payload))
     return state

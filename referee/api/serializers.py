@@ -40,7 +40,9 @@ class ClubCreateSerializer(serializers.Serializer[Any]):
     slug = serializers.SlugField(max_length=50)
     name = serializers.CharField(max_length=100)
     public_leaderboard = serializers.BooleanField(default=False)
-    currency = serializers.RegexField(r"^[A-Z]{3}$", default="EUR", error_messages={"invalid": _("A currency is three capital letters, e.g. EUR.")})
+    currency = serializers.RegexField(
+        r"^[A-Z]{3}$", default="EUR", error_messages={"invalid": _("A currency is three capital letters, e.g. EUR.")}
+    )
 
 
 class ClubUpdateSerializer(serializers.Serializer[Any]):
@@ -136,10 +138,12 @@ class EntryRequestSerializer(serializers.Serializer[Any]):
     """The entry of RULES.md (its own fields, e.g. ``cards``, ``rounds``, ``player``) plus these."""
 
     type = serializers.CharField(help_text="The entry type of RULES.md, e.g. trick, end, prize, place.")
-    idempotency_key = serializers.CharField(required=False, max_length=80,
-                                            help_text="Made once per entry on the tablet; a retry returns the original.")
-    expected_seq = serializers.IntegerField(required=False, min_value=0,
-                                            help_text="The deal's seq the tablet saw; 409 if another device recorded first.")
+    idempotency_key = serializers.CharField(
+        required=False, max_length=80, help_text="Made once per entry on the tablet; a retry returns the original."
+    )
+    expected_seq = serializers.IntegerField(
+        required=False, min_value=0, help_text="The deal's seq the tablet saw; 409 if another device recorded first."
+    )
 
 
 class ExpectedSeqSerializer(serializers.Serializer[Any]):

@@ -143,9 +143,9 @@ class MemberDetailView(APIView):
         stepping_down = (
             data.validated_data.get("role", member.role) != Role.ADMIN or not data.validated_data.get("active", True)
         )
-        if member.user_id == request.user.pk and member.role == Role.ADMIN and stepping_down:
-            if not club.members.filter(role=Role.ADMIN, active=True).exclude(pk=member.pk).exists():
-                raise Refusal(_("A club needs at least one admin; make someone else admin first."))
+        last_admin = not club.members.filter(role=Role.ADMIN, active=True).exclude(pk=member.pk).exists()
+        if member.user_id == request.user.pk and member.role == Role.ADMIN and stepping_down and last_admin:
+            raise Refusal(_("A club needs at least one admin; make someone else admin first."))
         for field, value in data.validated_data.items():
             setattr(member, field, value)
         member.save()
@@ -296,5 +296,7 @@ class DealUndoView(APIView):
         deal = _deal_for(request.user, pk)
         data = s.ExpectedSeqSerializer(data=request.data if isinstance(request.data, dict) else {})
         data.is_valid(raise_exception=True)
-        deal = services.entry_undo(deal_id=deal.pk, user=request.user, expected_seq=data.validated_data.get("expected_seq"))
+        deal = services.entry_undo(
+            deal_id=deal.pk, user=request.user, expected_seq=data.validated_data.get("expected_seq")
+        )
         return Response({"deal": selectors.deal_view(deal)})
