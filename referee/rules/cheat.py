@@ -346,18 +346,18 @@ class Cheat(Game[CheatState]):
         return self._stands(state)
 
     def _place(self, state: CheatState, player: int) -> CheatState:
+        turn = state.turn
+        assert turn is not None
         pending = state.pending_last
-        still_holding = holders(state.counts)
-        if pending is not None and len(still_holding) == 1:
+        if pending is not None and not self.can_place(state):
+            # The seat in turn is then the only other player holding cards.
             raise IllegalEntry(
                 gettext_noop(
                     "{placer}'s last card is waiting: {player}, the only other player with cards, may only "
                     "challenge it or let it stand."
                 ),
-                placer=Seat(pending), player=Seat(still_holding[0]),
+                placer=Seat(pending), player=Seat(turn),
             )
-        turn = state.turn
-        assert turn is not None
         rank = Card(state.announce)
         if state.counts[player] == 0:
             raise IllegalEntry(
@@ -373,12 +373,11 @@ class Cheat(Game[CheatState]):
         went_out = (pending,) if pending is not None else ()
         counts = list(state.counts)
         counts[player] -= 1
-        counts_t = tuple(counts)
         return replace(
             state,
-            counts=counts_t,
+            counts=tuple(counts),
             pile=state.pile + 1,
-            turn=next_holder(counts_t, player),
+            turn=next_holder(tuple(counts), player),
             announce=next_rank(state.announce),
             placed=Placed(player, state.announce),
             out=state.out + went_out,
