@@ -422,6 +422,14 @@ class Rukas(Game[RukasState]):
         played = tuple(frozenset(_RANK_BY_TEXT[text] for text in ranks) for ranks in data["played"])
         if len(points) != players or len(played) != players:
             raise ValueError("one value per seat expected")
+        tricks_played = _int(data["tricks_played"])
+        if not 0 <= tricks_played <= TRICKS_PER_DEAL or any(len(ranks) != tricks_played for ranks in played):
+            raise ValueError("every seat plays one rank per trick")
+        seats = range(players)
+        if _int(data["dealer"]) not in seats or _int(data["leader"]) not in seats:
+            raise ValueError("dealer and leader must be seats")
+        if last is not None and (last.leader not in seats or len(last.ranks) != players):
+            raise ValueError("the last trick has one card per seat")
         return RukasState(
             players=players,
             dealer=_int(data["dealer"]),
@@ -429,7 +437,7 @@ class Rukas(Game[RukasState]):
             void_trick=VoidTrick(options["void_trick"]),
             notation=parse_notation(options["notation"]),
             leader=_int(data["leader"]),
-            tricks_played=_int(data["tricks_played"]),
+            tricks_played=tricks_played,
             points=points,
             played=played,
             pending=_int(data["pending"]),

@@ -407,11 +407,10 @@ class Velnias(Game[VelniasState]):
         raw = data["ending"]
         ending = None
         if raw is not None:
-            player = raw["player"]
-            counts = tuple(_int(c) for c in raw["hand_counts"])
-            if len(counts) != players:
-                raise ValueError("one hand count per seat expected")
-            ending = Ending(Condition(raw["condition"]), None if player is None else _int(player), counts)
+            # The entry's own checks (IllegalEntry is a ValueError): a snapshot holds only a valid ending.
+            condition = _read_condition(raw["condition"])
+            player = _read_player(raw["player"], condition, players)
+            ending = Ending(condition, player, _read_counts(raw["hand_counts"], condition, player, players))
         return VelniasState(
             players=players, dealer=dealer, notation=parse_notation(data["options"]["notation"]), ending=ending
         )

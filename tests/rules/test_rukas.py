@@ -584,3 +584,11 @@ def test_from_dict_refuses_another_game() -> None:
     data = GAME.to_dict(GAME.new_deal(players=2, dealer=0))
     with pytest.raises(ValueError):
         GAME.from_dict({**data, "game": "velnias"})
+
+
+def test_from_dict_refuses_an_inconsistent_snapshot() -> None:
+    """from_dict checks that every seat played one rank per trick (a ValueError)."""
+    data = GAME.to_dict(play(2, [["K", "A"]]))
+    data["played"][0] = []
+    with pytest.raises(ValueError):
+        GAME.from_dict(data)

@@ -360,3 +360,11 @@ def test_seats_and_next_dealer() -> None:
     state = GAME.new_deal(players=3, dealer=2)
     assert GAME.seats(state) == (3, 2)
     assert GAME.next_dealer(state) == 0
+
+
+def test_from_dict_refuses_an_impossible_ending() -> None:
+    """from_dict checks a stored ending as the entry was checked (a ValueError)."""
+    data = GAME.to_dict(finish("empty_hand", 0, [0, 4, 4]))
+    data["ending"]["player"] = None
+    with pytest.raises(ValueError):
+        GAME.from_dict(data)
