@@ -122,20 +122,20 @@ def _rank(text: str, notation: Notation) -> int:
     if upper in _RANK_INPUT[other]:
         if notation == "en":
             raise CardError(
-                "{text!r} is a Lithuanian rank letter, but this session writes cards in English "
+                "'{text}' is a Lithuanian rank letter, but this session writes cards in English "
                 "notation: use J, Q, K, A (or switch the session to Lithuanian notation).",
                 text=text,
             )
         raise CardError(
-            "{text!r} is an English rank letter, but this session writes cards in Lithuanian "
+            "'{text}' is an English rank letter, but this session writes cards in Lithuanian "
             "notation: use V (valetas), D (dama), K (karalius), T (tūzas).",
             text=text,
         )
     if notation == "en" and upper in ("S", "C", "D", "H"):
         raise CardError(
-            "{text!r} is a suit in English notation, not a rank (a queen is Q).", text=text
+            "'{text}' is a suit in English notation, not a rank (a queen is Q).", text=text
         )
-    raise CardError("{text!r} is not a rank; ranks are 2-10, {letters}.", text=text,
+    raise CardError("'{text}' is not a rank; ranks are 2-10, {letters}.", text=text,
                     letters="J Q K A (T = ten)" if notation == "en" else "V D K T (T = tūzas)")
 
 
@@ -157,7 +157,7 @@ def parse_card(
     the game ignores suits). ``jokers``: ``X`` (or "joker"/"džokeris") is accepted.
     """
     if not isinstance(text, str):
-        raise CardError("A card must be written as text, not {value!r}.", value=text)
+        raise CardError("A card must be written as text, not {value}.", value=repr(text))
     raw = " ".join(text.strip().split())
     if not raw:
         raise CardError("A card is missing (empty text).")
@@ -172,16 +172,16 @@ def parse_card(
         else:
             body, suit = _split_en_letter(body, bare_rank)
     if not body:
-        raise CardError("{text!r} has a suit but no rank.", text=raw)
+        raise CardError("'{text}' has a suit but no rank.", text=raw)
     if body[0] in SYMBOL_SUITS or body[-1] in SYMBOL_SUITS:
-        raise CardError("{text!r} names two suits.", text=raw)
+        raise CardError("'{text}' names two suits.", text=raw)
     rank = _rank(body, notation)
     if suit is None and not bare_rank:
         if notation == "lt":
             hint = "write the suit as a symbol or a word, e.g. D♠ or D vynai"
         else:
             hint = "write the suit as a letter or a symbol, e.g. QS or Q♠"
-        raise CardError("{text!r} has no suit; {hint}.", text=raw, hint=hint)
+        raise CardError("'{text}' has no suit; {hint}.", text=raw, hint=hint)
     return Card(rank, None if bare_rank else suit)
 
 
@@ -193,9 +193,9 @@ def _split_lt_word(body: str) -> tuple[str, str | None]:
             suit = _LT_SUIT_WORDS.get(_fold(word))
             if suit is not None:
                 return rank_part, suit
-        raise CardError("{text!r} is not a suit; suits are vynai, kryžiai, būgnai, širdys or ♠ ♣ ♦ ♥.", text=second)
+        raise CardError("'{text}' is not a suit; suits are vynai, kryžiai, būgnai, širdys or ♠ ♣ ♦ ♥.", text=second)
     if len(parts) > 2:
-        raise CardError("{text!r} is not one card.", text=body)
+        raise CardError("'{text}' is not one card.", text=body)
     # Glued forms such as "10širdys" or "Dvyn": a rank then a word.
     for cut in range(1, min(3, len(body))):
         suit = _LT_SUIT_WORDS.get(_fold(body[cut:]))
@@ -203,13 +203,13 @@ def _split_lt_word(body: str) -> tuple[str, str | None]:
             return body[:cut], suit
     if len(body) >= 2 and body[-1].upper() in ("S", "C", "H"):
         raise CardError(
-            "{text!r}: in Lithuanian notation suits are written as symbols or words "
+            "'{text}': in Lithuanian notation suits are written as symbols or words "
             "(♠ vynai, ♣ kryžiai, ♦ būgnai, ♥ širdys), never as single letters.",
             text=body,
         )
     if len(body) >= 2 and body[-1].upper() == "D" and body[:-1].upper() in _RANK_INPUT["lt"]:
         raise CardError(
-            "{text!r} is ambiguous: in Lithuanian notation D is the queen (dama), not diamonds; "
+            "'{text}' is ambiguous: in Lithuanian notation D is the queen (dama), not diamonds; "
             "write diamonds as ♦ or būgnai.",
             text=body,
         )
@@ -220,14 +220,14 @@ def _split_en_letter(body: str, bare_rank: bool) -> tuple[str, str | None]:
     if len(body) >= 2 and body[-1].upper() in SUITS:
         return body[:-1], body[-1].upper()
     if len(body) >= 2 and " " in body:
-        raise CardError("{text!r} is not one card.", text=body)
+        raise CardError("'{text}' is not one card.", text=body)
     if body.upper() == "D":
         raise CardError(
             "'D' is ambiguous here: in English notation D means diamonds and a queen is Q "
             "(D is the queen, dama, only in Lithuanian notation)."
         )
     if body.upper() in ("S", "C", "H"):
-        raise CardError("{text!r} is a suit, not a card.", text=body)
+        raise CardError("'{text}' is a suit, not a card.", text=body)
     return body, None
 
 
