@@ -2,4 +2,13 @@
 
 from django.urls import path
 
-urlpatterns: list = []
+from . import api
+
+urlpatterns: list = [
+    path("sessions/<int:pk>/standings/", api.StandingsView.as_view(), name="api-session-standings"),
+    path("sessions/<int:pk>/ledger/", api.LedgerView.as_view(), name="api-session-ledger"),
+    path("sessions/<int:pk>/settlement/", api.SettlementView.as_view(), name="api-session-settlement"),
+    path("clubs/<slug:slug>/leaderboard/", api.LeaderboardView.as_view(), name="api-club-leaderboard"),
+    path("clubs/<slug:slug>/head-to-head/", api.HeadToHeadView.as_view(), name="api-club-head-to-head"),
+    path("clubs/<slug:slug>/members/<int:pk>/history/", api.MemberHistoryView.as_view(), name="api-member-history"),
+]

@@ -1,10 +1,19 @@
-"""Results of finished deals, one row per seat."""
+"""Results of finished deals, the chip ledger, and the aggregates behind the leaderboards.
+
+Everything here except ``SessionSummary`` is written by ``scoring.results`` inside the
+referee's transaction that finished (or reopened) a deal or closed (or reopened) a session,
+so the tables always agree with the deals: see that module for the rules of money, the
+ledger and the ratings.
+"""
 
 from __future__ import annotations
 
-from django.db import models
+from decimal import Decimal
 
-from referee.models import Deal, Member, Session
+from django.db import models
+from django.db.models import Q
+
+from referee.models import GAME_CHOICES, Club, Deal, Member, Session
 
 
 class DealResult(models.Model):
@@ -12,18 +21,148 @@ class DealResult(models.Model):
 
     deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="results")
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="results")
+    #: Copied from the session so the club's history can be summed without joins.
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="results")
+    game = models.CharField(max_length=10, choices=GAME_CHOICES)
     member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="results")
     seat = models.PositiveSmallIntegerField()
     #: In the game's unit: deals won (Elgeta), points, chips (Michigan), losses as -1 (Cheat).
     points = models.IntegerField()
     placement = models.PositiveSmallIntegerField()
     won = models.BooleanField(default=False)
+    #: Stakes won (+) or paid (-) in this deal; money = units x the session's stake.
+    units = models.IntegerField(default=0)
+    money = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal("0"))
     finished_at = models.DateTimeField()
 
     class Meta:
         ordering = ["deal", "seat"]
         constraints = [models.UniqueConstraint(fields=["deal", "seat"], name="one_result_per_seat_per_deal")]
-        indexes = [models.Index(fields=["member", "finished_at"])]
+        indexes = [
+            models.Index(fields=["member", "finished_at"]),
+            models.Index(fields=["club", "game", "finished_at"], name="result_club_game_time"),
+            models.Index(fields=["club", "finished_at"], name="result_club_time"),
+        ]
+
+
+class Reason(models.TextChoices):
+    ANTE = "ante", "ante"
+    PRIZE = "prize", "prize"
+    MISPLAY = "misplay", "misplay"
+    PAYOUT = "payout", "payout"
+    #: M3: the chips left on the prize cards shared out when the session closes.
+    SPLIT = "split", "split"
+
+
+class ChipMovement(models.Model):
+    """One line of a Mičiganas session's chip ledger: chips from a seat or prize card to another.
+
+    Written from the engine's movements when a deal finishes (``deal`` set) and by M3 when
+    the session closes (``deal`` null, reason ``split``); removed when either is reopened.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="chip_movements")
+    deal = models.ForeignKey(Deal, null=True, blank=True, on_delete=models.CASCADE, related_name="chip_movements")
+    #: Order within the deal (or within the close).
+    order = models.PositiveIntegerField()
+    source_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    source_prize = models.CharField(max_length=3, blank=True, default="")
+    target_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    target_prize = models.CharField(max_length=3, blank=True, default="")
+    chips = models.PositiveIntegerField()
+    reason = models.CharField(max_length=8, choices=Reason.choices)
+    #: When it was settled: the deal's finish, or the session's close (the aggregates' month).
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["session", "deal__number", "order"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(source_seat__isnull=False, source_prize="")
+                | (Q(source_seat__isnull=True) & ~Q(source_prize="")),
+                name="movement_has_one_source",
+            ),
+            models.CheckConstraint(
+                condition=Q(target_seat__isnull=False, target_prize="")
+                | (Q(target_seat__isnull=True) & ~Q(target_prize="")),
+                name="movement_has_one_target",
+            ),
+            models.CheckConstraint(condition=Q(chips__gt=0), name="movement_moves_chips"),
+        ]
+        indexes = [models.Index(fields=["session", "deal", "order"])]
+
+
+class MemberMonth(models.Model):
+    """A member's totals in one game in one calendar month (club time zone): the leaderboard's sums.
+
+    Updated in the same transaction as the results (and the M3 split) it adds up, and
+    subtracted again when they are reopened, so a period is at most a few rows per member.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=10, choices=GAME_CHOICES)
+    month = models.DateField(help_text="The first day of the month.")
+    deals = models.IntegerField(default=0)
+    wins = models.IntegerField(default=0)
+    points = models.BigIntegerField(default=0)
+    money = models.DecimalField(max_digits=16, decimal_places=2, default=Decimal("0"))
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "game", "month", "member"], name="one_aggregate_per_member_month"),
+        ]
+        indexes = [models.Index(fields=["club", "month"], name="member_month_club_month")]
+
+
+OVERALL = "all"
+
+
+class RatingStream(models.Model):
+    """The order in which a club's deals of one game (or of every game, ``all``) were rated.
+
+    ``stale`` means a deal other than the latest rated one was reopened: the ratings are
+    being recomputed from the results (see ``scoring.ratings``).
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=10)
+    last_seq = models.PositiveIntegerField(default=0)
+    stale = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "game"], name="one_rating_stream_per_game")]
+
+
+class Rating(models.Model):
+    """A member's skill rating (openskill Plackett-Luce) in one game or overall (``all``)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=10)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    deals = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "game", "member"], name="one_rating_per_member_game")]
+
+
+class RatingUpdate(models.Model):
+    """One deal's rating step: the ratings before it, so undoing the latest deal restores them exactly."""
+
+    stream = models.ForeignKey(RatingStream, on_delete=models.CASCADE, related_name="updates")
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="+")
+    seq = models.PositiveIntegerField()
+    #: member id (text) -> [mu, sigma, deals] before this deal; null = had no rating yet.
+    before = models.JSONField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["stream", "deal"], name="one_rating_update_per_deal"),
+            models.UniqueConstraint(fields=["stream", "seq"], name="rating_seq_unique"),
+        ]
 
 
 class SummaryState(models.TextChoices):

@@ -1,41 +1,36 @@
-"""Hooks the referee calls inside its transactions, and the scoring writes behind them."""
+"""Hooks the referee calls inside its transactions, and the scoring writes behind them.
+
+The writes themselves (results, chip ledger, aggregates, ratings; money rules) live in
+``scoring.results`` and ``scoring.ratings``.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
-
 from referee.models import Deal, Session
-from referee.rules import GAMES
 
-from .models import DealResult
+from . import results
+from .summary_services import request_summary
 
 
 def deal_finished(*, deal: Deal, state: Any) -> None:
-    """Write one result row per seat for a deal that just finished (same transaction)."""
-    outcome = GAMES[deal.session.game].outcome(state)
-    assert outcome is not None
-    seats = list(deal.session.seats.order_by("number"))
-    DealResult.objects.filter(deal=deal).delete()
-    DealResult.objects.bulk_create(
-        DealResult(
-            deal=deal, session=deal.session, member=seat.member, seat=seat.number,
-            points=outcome.points[seat.number], placement=outcome.placements[seat.number],
-            won=seat.number in outcome.winners, finished_at=deal.finished_at or timezone.now(),
-        )
-        for seat in seats
-    )
+    """Write one result row per seat for a deal that just finished (same transaction), with its
+    chip movements (Mičiganas), the month's aggregates and the rating step."""
+    results.record_deal(deal=deal, state=state)
 
 
 def deal_reopened(*, deal: Deal) -> None:
-    """A finished deal became unfinished (undo or correction): its results go."""
-    DealResult.objects.filter(deal=deal).delete()
+    """A finished deal became unfinished (undo or correction): everything it recorded goes."""
+    results.unrecord_deal(deal=deal)
 
 
 def session_closed(*, session: Session) -> None:
     """Settle what is settled at close (Michigan's M3) and enqueue the summary."""
+    results.close_session(session=session)
+    request_summary(session=session)
 
 
 def session_reopened(*, session: Session) -> None:
     """Undo what closing settled; the summary is rebuilt at the next close."""
+    results.reopen_session(session=session)

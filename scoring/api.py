@@ -1,0 +1,250 @@
+"""Scoring endpoints: session standings, ledger and settlement; club leaderboard, head-to-head and
+member history. Thin: the query parameters are checked here, the selectors compute.
+
+CSV: add ``?format=csv`` (or send ``Accept: text/csv``) to standings, ledger, settlement or
+leaderboard for the same figures as a spreadsheet.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BaseRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import APIView
+
+from referee import selectors as referee_selectors
+from referee.api.serializers import ErrorSerializer
+from referee.errors import NotAllowed, NotFound
+from referee.models import GAME_CHOICES, Club, Member, Session
+from referee.permissions import club_role
+
+from . import selectors
+
+
+class CSVRenderer(BaseRenderer):
+    """Rows (a list of lists) as CSV; an error body as a one-column CSV with its message."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None) -> bytes:
+        if isinstance(data, dict):
+            data = [["error"], [data.get("error", "")]]
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerows(data or [])
+        return out.getvalue().encode("utf-8")
+
+
+RENDERERS = [*api_settings.DEFAULT_RENDERER_CLASSES, CSVRenderer]
+ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404)}
+FORMAT = OpenApiParameter(
+    "format", str, enum=["json", "csv"], required=False,
+    description="`csv` returns the same figures as CSV (text/csv); default JSON.",
+)
+
+
+def _responses(description: str, csv_too: bool = True) -> dict[Any, Any]:
+    body: dict[Any, Any] = {(200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT, description=description)}
+    if csv_too:
+        body[(200, "text/csv")] = OpenApiResponse(OpenApiTypes.STR, description="The same figures as CSV.")
+    return {**body, **ERRORS}
+
+
+def _wants_csv(request: Request) -> bool:
+    return getattr(request.accepted_renderer, "format", None) == "csv"
+
+
+def _csv(rows: Iterable[Sequence[Any]], filename: str) -> Response:
+    response = Response([list(row) for row in rows])
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _session(request: Request, pk: int) -> Session:
+    session = referee_selectors.sessions_for(request.user).filter(pk=pk).first()
+    if session is None:
+        raise NotFound(_("Not found."))
+    return session
+
+
+class StandingsView(APIView):
+    renderer_classes = RENDERERS
+
+    @extend_schema(
+        summary="Session standings in the game's unit, per deal with running totals",
+        parameters=[FORMAT], responses=_responses("Per-deal rows, running totals, places and money."),
+        tags=["scoring"],
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        data = selectors.standings(_session(request, pk))
+        if not _wants_csv(request):
+            return Response(data)
+        names = [p["name"] for p in data["players"]]
+        rows: list[list[Any]] = [["deal", *names]]
+        rows += [[d["deal"], *d["values"]] for d in data["deals"]]
+        if data["m3"]:
+            rows.append(["M3", *data["m3"]["values"]])
+        rows.append([_("total") + f" ({data['unit_label']})", *[t["total"] for t in data["totals"]]])
+        rows.append([_("place"), *[t["place"] for t in data["totals"]]])
+        rows.append([_("money") + f" ({data['currency']})", *[t["money"] for t in data["totals"]]])
+        return _csv(rows, f"session-{pk}-standings.csv")
+
+
+class LedgerView(APIView):
+    renderer_classes = RENDERERS
+
+    @extend_schema(
+        summary="Every chip (Mičiganas) or stake movement, the nets and the zero-sum check",
+        parameters=[FORMAT],
+        responses=_responses("movements, nets, on_prize_cards and zero_sum_check {players_net, on_prize_cards, "
+                             "total, ok}."),
+        tags=["scoring"],
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        data = selectors.ledger(_session(request, pk))
+        if not _wants_csv(request):
+            return Response(data)
+        rows: list[list[Any]] = [["deal", "from", "to", data["unit"], "reason", "final"]]
+        rows += [
+            ["" if m["deal"] is None else m["deal"], m["from_name"], m["to_name"], m["chips"], m["reason"],
+             "yes" if m["final"] else "no"]
+            for m in data["movements"]
+        ]
+        check = data["zero_sum_check"]
+        rows.append(["check", "players_net", check["players_net"], "on_prize_cards", check["on_prize_cards"],
+                     "ok" if check["ok"] else "NOT ZERO"])
+        return _csv(rows, f"session-{pk}-ledger.csv")
+
+
+class SettlementView(APIView):
+    renderer_classes = RENDERERS
+
+    @extend_schema(
+        summary="Who pays whom: the fewest transfers, explained, with any rounding to the coin shown",
+        parameters=[FORMAT], responses=_responses("nets (exact, rounded, rounding) and transfers."),
+        tags=["scoring"],
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        data = selectors.settlement(_session(request, pk))
+        if not _wants_csv(request):
+            return Response(data)
+        rows: list[list[Any]] = [["from", "to", "amount", "currency", "explanation"]]
+        rows += [[t["from_name"], t["to_name"], t["amount"], data["currency"], t["explanation"]]
+                 for t in data["transfers"]]
+        rows.append([])
+        rows.append(["name", "exact", "rounded", "rounding"])
+        rows += [[n["name"], n["exact"], n["rounded"], n["rounding"]] for n in data["nets"]]
+        return _csv(rows, f"session-{pk}-settlement.csv")
+
+
+# -- club -----------------------------------------------------------------------------------------
+
+
+class LeaderboardQuery(serializers.Serializer[Any]):
+    game = serializers.ChoiceField(choices=[("", "all games"), *GAME_CHOICES], required=False, allow_blank=True,
+                                   help_text="One game, or empty for all games together.")
+    period = serializers.ChoiceField(choices=selectors.PERIODS, default="all")
+    start = serializers.DateField(required=False, help_text="custom period: first day (YYYY-MM-DD), inclusive.")
+    end = serializers.DateField(required=False, help_text="custom period: last day (YYYY-MM-DD), inclusive.")
+    min_deals = serializers.IntegerField(default=selectors.DEFAULT_MIN_DEALS, min_value=0, max_value=1_000_000,
+                                         help_text="Deals in the period needed to be ranked.")
+
+
+def _club(slug: str) -> Club:
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise NotFound(_("Not found."))
+    return club
+
+
+class LeaderboardView(APIView):
+    """Public clubs' leaderboards are open to everyone (without money); others only to members."""
+
+    permission_classes = [AllowAny]
+    renderer_classes = RENDERERS
+
+    @extend_schema(
+        summary="The club's leaderboard for one game or all, over a period",
+        parameters=[LeaderboardQuery, FORMAT],
+        responses=_responses("ranked and unranked rows: deals, wins, win_rate, points, money, rating."),
+        tags=["scoring"],
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club = _club(slug)
+        member = club_role(request.user, club) is not None
+        if not member and not club.public_leaderboard:
+            raise NotFound(_("Not found."))
+        query = LeaderboardQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        q = query.validated_data
+        data = selectors.leaderboard(
+            club, game=q.get("game") or None, period=q["period"], start=q.get("start"), end=q.get("end"),
+            min_deals=q["min_deals"], include_money=member,
+        )
+        if not _wants_csv(request):
+            return Response(data)
+        rows: list[list[Any]] = [["rank", "name", "deals", "wins", "win_rate", "points", "money", "rating"]]
+        for row in [*data["ranked"], *data["unranked"]]:
+            rows.append([
+                "" if row["rank"] is None else row["rank"], row["name"], row["deals"], row["wins"],
+                "" if row["win_rate"] is None else row["win_rate"], "" if row["points"] is None else row["points"],
+                "" if row["money"] is None else row["money"], row["rating"]["ordinal"],
+            ])
+        return _csv(rows, f"{club.slug}-leaderboard.csv")
+
+
+def _club_for_member_data(request: Request, slug: str) -> Club:
+    """Money between members and a member's history are for the club's members only."""
+    club = _club(slug)
+    if club_role(request.user, club) is not None:
+        return club
+    if club.public_leaderboard:
+        raise NotAllowed(_("Head-to-head and member history are only for the club's members."))
+    raise NotFound(_("Not found."))
+
+
+def _member(club: Club, pk: Any, field: str) -> Member:
+    try:
+        pk = int(pk)
+    except (TypeError, ValueError):
+        raise serializers.ValidationError({field: [_("Give a member id (a whole number).")]}) from None
+    member = Member.objects.filter(club=club, pk=pk).first()
+    if member is None:
+        raise NotFound(_("No member %(id)s in this club.") % {"id": pk})
+    return member
+
+
+class HeadToHeadView(APIView):
+    @extend_schema(
+        summary="Two members: deals together, who placed higher how often, net money between them",
+        parameters=[OpenApiParameter("a", int, required=True), OpenApiParameter("b", int, required=True)],
+        responses=_responses("Totals and per game.", csv_too=False), tags=["scoring"],
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club = _club_for_member_data(request, slug)
+        a = _member(club, request.query_params.get("a"), "a")
+        b = _member(club, request.query_params.get("b"), "b")
+        return Response(selectors.head_to_head(club, a, b))
+
+
+class MemberHistoryView(APIView):
+    @extend_schema(
+        summary="A member's totals and ratings per game, by month, and their latest sessions",
+        responses=_responses("games, rating, months, sessions.", csv_too=False), tags=["scoring"],
+    )
+    def get(self, request: Request, slug: str, pk: int) -> Response:
+        club = _club_for_member_data(request, slug)
+        return Response(selectors.member_history(_member(club, pk, "member")))

@@ -1,0 +1,176 @@
+"""Skill ratings: openskill's Plackett-Luce model over every finished deal's placements.
+
+Each club keeps one rating stream per game and one across all games (``all``). A deal that
+finishes is rated at once, in the same transaction, from its placements (ties share a
+rank, which Plackett-Luce handles as a draw between them); the ratings it replaced are
+kept in a ``RatingUpdate`` row, so that undoing the *latest* rated deal of a stream
+restores them exactly.
+
+Undoing any other deal (or a correction that replays an older deal) cannot be unwound
+step by step, because later deals were rated from the ratings it produced. The stream is
+then marked ``stale`` and recomputed from the club's results in finishing order
+(``finished_at``, deal id), by a Celery task enqueued when the transaction commits
+(in-process when no broker is configured). While a stream is stale, new deals are not
+rated incrementally (the recompute includes them) and the leaderboard says the ratings
+are being recomputed. Only the last ``KEEP_UPDATES`` steps of a stream are kept: undoing a
+deal older than that is handled as above.
+
+The leaderboard ranks by the conservative ordinal ``mu - 3 sigma`` (25 - 3 x 25/3 = 0 for
+a newcomer), which rewards both skill and the evidence for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Max
+from openskill.models import PlackettLuce
+
+from referee.models import Deal
+
+from .models import OVERALL, DealResult, Rating, RatingStream, RatingUpdate
+
+MODEL = PlackettLuce()
+KEEP_UPDATES = 50
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    return mu - 3 * sigma
+
+
+def _stream(club_id: int, game: str) -> RatingStream:
+    RatingStream.objects.bulk_create([RatingStream(club_id=club_id, game=game)], ignore_conflicts=True)
+    return RatingStream.objects.select_for_update().get(club_id=club_id, game=game)
+
+
+def new_ratings(
+    current: Mapping[int, tuple[float, float]], placements: Mapping[int, int]
+) -> dict[int, tuple[float, float]]:
+    """The ratings of the deal's players after a deal with these placements (member id -> place)."""
+    members = sorted(placements)
+    teams = [[MODEL.rating(*current[m]) if m in current else MODEL.rating()] for m in members]
+    rated = MODEL.rate(teams, ranks=[placements[m] for m in members])
+    return {m: (team[0].mu, team[0].sigma) for m, team in zip(members, rated)}
+
+
+def rate_deal(*, deal: Deal, club_id: int, game: str, placements: Mapping[int, int]) -> None:
+    """Rate a finished deal in its game's stream and in the overall stream."""
+    for key in (game, OVERALL):
+        stream = _stream(club_id, key)
+        if stream.stale:
+            continue  # the pending recompute will include this deal
+        rows = {
+            r.member_id: r
+            for r in Rating.objects.select_for_update().filter(
+                club_id=club_id, game=key, member_id__in=list(placements)
+            )
+        }
+        before = {str(m): ([rows[m].mu, rows[m].sigma, rows[m].deals] if m in rows else None) for m in placements}
+        after = new_ratings({m: (r.mu, r.sigma) for m, r in rows.items()}, placements)
+        for member, (mu, sigma) in after.items():
+            if member in rows:
+                row = rows[member]
+                row.mu, row.sigma, row.deals = mu, sigma, row.deals + 1
+                row.save(update_fields=["mu", "sigma", "deals"])
+            else:
+                Rating.objects.create(club_id=club_id, member_id=member, game=key, mu=mu, sigma=sigma, deals=1)
+        stream.last_seq += 1
+        stream.save(update_fields=["last_seq", "updated_at"])
+        RatingUpdate.objects.create(stream=stream, deal=deal, seq=stream.last_seq, before=before)
+        RatingUpdate.objects.filter(stream=stream, seq__lte=stream.last_seq - KEEP_UPDATES).delete()
+
+
+def unrate_deal(*, deal: Deal, club_id: int, game: str) -> None:
+    """Take a reopened deal out of the ratings: exactly if it was the latest, else by a recompute."""
+    for key in (game, OVERALL):
+        stream = _stream(club_id, key)
+        update = RatingUpdate.objects.filter(stream=stream, deal=deal).first()
+        if stream.stale:
+            if update is not None:
+                update.delete()
+            continue
+        if update is not None and update.seq == stream.last_seq:
+            _restore(club_id, key, update.before)
+            update.delete()
+            stream.last_seq = RatingUpdate.objects.filter(stream=stream).aggregate(m=Max("seq"))["m"] or 0
+            stream.save(update_fields=["last_seq", "updated_at"])
+            continue
+        if update is not None:
+            update.delete()
+        stream.stale = True
+        stream.save(update_fields=["stale", "updated_at"])
+        transaction.on_commit(lambda club_id=club_id, key=key: request_recompute(club_id, key))
+
+
+def _restore(club_id: int, game: str, before: Mapping[str, Any]) -> None:
+    for member_text, values in before.items():
+        member = int(member_text)
+        if values is None:
+            Rating.objects.filter(club_id=club_id, game=game, member_id=member).delete()
+        else:
+            mu, sigma, deals = values
+            Rating.objects.filter(club_id=club_id, game=game, member_id=member).update(mu=mu, sigma=sigma, deals=deals)
+
+
+def request_recompute(club_id: int, game: str) -> None:
+    """Enqueue the recompute (Celery; in-process when no broker is configured)."""
+    from .rating_tasks import recompute_ratings
+
+    recompute_ratings.delay(club_id, game)
+
+
+def request_recompute_if_stale(club_id: int, streams: Iterable[RatingStream]) -> None:
+    """A read found a stale stream: ask again, at most once a minute (a lost task must not leave it stale)."""
+    for stream in streams:
+        if stream.stale and cache.add(f"ratings-recompute:{club_id}:{stream.game}", 1, timeout=60):
+            transaction.on_commit(lambda game=stream.game: request_recompute(club_id, game))
+
+
+def recompute(*, club_id: int, game: str) -> int:
+    """Rebuild one stream's ratings from the club's results in finishing order; returns deals rated."""
+    with transaction.atomic():
+        stream = _stream(club_id, game)
+        results = DealResult.objects.filter(club_id=club_id)
+        if game != OVERALL:
+            results = results.filter(game=game)
+        rows = results.order_by("finished_at", "deal_id", "seat").values_list("deal_id", "member_id", "placement")
+        current: dict[int, tuple[float, float]] = {}
+        counts: dict[int, int] = {}
+        updates: list[tuple[int, dict[str, Any]]] = []
+        deal_id: int | None = None
+        placements: dict[int, int] = {}
+
+        def rate() -> None:
+            before = {str(m): ([*current[m], counts[m]] if m in current else None) for m in placements}
+            current.update(new_ratings(current, placements))
+            for m in placements:
+                counts[m] = counts.get(m, 0) + 1
+            assert deal_id is not None
+            updates.append((deal_id, before))
+
+        for row_deal, member, placement in rows.iterator(chunk_size=5000):
+            if row_deal != deal_id and placements:
+                rate()
+                placements = {}
+            deal_id = row_deal
+            placements[member] = placement
+        if placements:
+            rate()
+        Rating.objects.filter(club_id=club_id, game=game).delete()
+        Rating.objects.bulk_create(
+            Rating(club_id=club_id, member_id=m, game=game, mu=mu, sigma=sigma, deals=counts[m])
+            for m, (mu, sigma) in current.items()
+        )
+        RatingUpdate.objects.filter(stream=stream).delete()
+        first_kept = max(len(updates) - KEEP_UPDATES, 0)
+        RatingUpdate.objects.bulk_create(
+            RatingUpdate(stream=stream, deal_id=d, seq=seq, before=before)
+            for seq, (d, before) in enumerate(updates[first_kept:], start=first_kept + 1)
+        )
+        stream.last_seq = len(updates)
+        stream.stale = False
+        stream.save(update_fields=["last_seq", "stale", "updated_at"])
+        return len(updates)

@@ -1,0 +1,235 @@
+"""Writing a finished deal's results, the chip ledger and the leaderboard aggregates.
+
+Called by the hooks in ``scoring.services`` inside the referee's transaction, so a deal's
+results, its chip movements, its month's aggregates and its rating step are stored (or
+removed again) together with the entry that finished (or reopened) it.
+
+Money (decided for a real club table, and the same in the settlement):
+
+* Pašėlęs Velnias and Mičiganas are paid as played: a seat's money in a deal is its
+  points (Velnias) or net chips (Mičiganas) x the session's stake. Velnias points are
+  zero-sum in every deal; Mičiganas chips are zero-sum together with the prize cards, and
+  M3 shares the prize cards' chips out at close, so the evening is zero-sum.
+* Elgeta, Rūkas and Apgaudinėjimas score points that are not zero-sum (one winner, tricks,
+  one loser), so every pair of players settles the difference of their points: a seat gets
+  ``(its points - the other's points) x stake`` from every other seat, i.e.
+  ``units = n x points - sum(points)``. That is the club's "each pays each the difference":
+  in Elgeta every beggar pays the winner one stake, in Apgaudinėjimas the apgavikas pays
+  every other player one stake, in Rūkas each pair settles the difference in tricks. It is
+  zero-sum in every deal and stays in whole stakes, so money is exact (no division).
+
+A seat's money in a deal is ``units x stake`` (exact decimals: the stake has two decimal
+places and units are whole numbers), in the session's currency (the club's).
+
+M3 at close (Mičiganas): the chips still on the prize cards are shared equally; the
+indivisible chips go one each to the players in seat order starting after the last
+dealer. They are written as ``split`` movements from the prize cards (card by card, in the
+prize order) and added to the month of the close; reopening the session removes exactly
+those movements and subtracts exactly what they added.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import F
+from django.utils import timezone
+
+from referee.models import Deal, DealStatus, Session
+from referee.rules import GAMES
+
+from . import ratings
+from .models import ChipMovement, DealResult, MemberMonth, Reason
+
+#: Games whose points are paid pair by pair (the difference), see the module docstring.
+PAIRWISE_GAMES = frozenset({"elgeta", "rukas", "cheat"})
+
+
+def money_units(game: str, points: Sequence[int]) -> list[int]:
+    """Stakes each seat wins (+) or pays (-) for a deal with these points."""
+    if game in PAIRWISE_GAMES:
+        total = sum(points)
+        return [len(points) * p - total for p in points]
+    return list(points)
+
+
+def month_of(moment: datetime) -> date:
+    """The aggregate month of a moment, in the club's time zone (settings.TIME_ZONE)."""
+    local = timezone.localtime(moment)
+    return date(local.year, local.month, 1)
+
+
+def split_pot(chips: int, players: int, last_dealer: int) -> list[int]:
+    """M3: ``chips`` shared equally; the remainder one each from the seat after the last dealer."""
+    share, rest = divmod(chips, players)
+    shares = [share] * players
+    for step in range(rest):
+        shares[(last_dealer + 1 + step) % players] += 1
+    return shares
+
+
+# -- aggregates --------------------------------------------------------------------------------
+
+
+def _bump(club_id: int, game: str, month: date, rows: Iterable[tuple[int, int, int, int, Decimal]], sign: int) -> None:
+    """Add (sign=1) or subtract (sign=-1) (member, deals, wins, points, money) to a month's aggregates."""
+    rows = list(rows)
+    if not rows:
+        return
+    # Create missing rows first (a no-op for existing ones), then increment in the database so
+    # two tables finishing deals at the same moment cannot lose each other's counts.
+    MemberMonth.objects.bulk_create(
+        [MemberMonth(club_id=club_id, member_id=member, game=game, month=month) for member, *_rest in rows],
+        ignore_conflicts=True,
+    )
+    for member, deals, wins, points, money in rows:
+        MemberMonth.objects.filter(club_id=club_id, member_id=member, game=game, month=month).update(
+            deals=F("deals") + sign * deals, wins=F("wins") + sign * wins,
+            points=F("points") + sign * points, money=F("money") + sign * money,
+        )
+    if sign < 0:
+        # An undo leaves the table exactly as before: no empty rows behind.
+        MemberMonth.objects.filter(
+            club_id=club_id, game=game, month=month, member_id__in=[r[0] for r in rows],
+            deals=0, wins=0, points=0, money=0,
+        ).delete()
+
+
+# -- deals -------------------------------------------------------------------------------------
+
+
+def record_deal(*, deal: Deal, state: Any) -> list[DealResult]:
+    """Store a finished deal's results, chip movements, aggregates and rating step."""
+    session: Session = deal.session
+    rules = GAMES[session.game]
+    outcome = rules.outcome(state)
+    if outcome is None:
+        raise ValueError(f"deal {deal.pk} has not finished")
+    # A deal is recorded once; recording it again (a replay) replaces the earlier record.
+    unrecord_deal(deal=deal)
+    seats = list(session.seats.order_by("number").values_list("number", "member_id"))
+    finished_at = deal.finished_at or timezone.now()
+    units = money_units(session.game, outcome.points)
+    results = DealResult.objects.bulk_create(
+        DealResult(
+            deal=deal, session=session, club_id=session.club_id, game=session.game, member_id=member, seat=seat,
+            points=outcome.points[seat], placement=outcome.placements[seat], won=seat in outcome.winners,
+            units=units[seat], money=units[seat] * session.stake, finished_at=finished_at,
+        )
+        for seat, member in seats
+    )
+    if session.game == "michigan":
+        ChipMovement.objects.bulk_create(
+            _movement(session, deal, order, move, finished_at)
+            for order, move in enumerate(rules.view(state)["movements"])
+            if move["chips"]
+        )
+    _bump(
+        session.club_id, session.game, month_of(finished_at),
+        ((r.member_id, 1, int(r.won), r.points, r.money) for r in results), sign=1,
+    )
+    ratings.rate_deal(
+        deal=deal, club_id=session.club_id, game=session.game,
+        placements={r.member_id: r.placement for r in results},
+    )
+    return results
+
+
+def _movement(session: Session, deal: Deal | None, order: int, move: dict[str, Any], at: datetime) -> ChipMovement:
+    source, target = move["from"], move["to"]
+    return ChipMovement(
+        session=session, deal=deal, order=order, chips=move["chips"], reason=move["reason"], at=at,
+        source_seat=source if isinstance(source, int) else None,
+        source_prize=source if isinstance(source, str) else "",
+        target_seat=target if isinstance(target, int) else None,
+        target_prize=target if isinstance(target, str) else "",
+    )
+
+
+def unrecord_deal(*, deal: Deal) -> None:
+    """Remove everything ``record_deal`` stored for this deal, subtracting exactly what it added."""
+    results = list(DealResult.objects.filter(deal=deal))
+    if not results:
+        return
+    first = results[0]
+    _bump(
+        first.club_id, first.game, month_of(first.finished_at),
+        ((r.member_id, 1, int(r.won), r.points, r.money) for r in results), sign=-1,
+    )
+    ChipMovement.objects.filter(deal=deal).delete()
+    DealResult.objects.filter(deal=deal).delete()
+    ratings.unrate_deal(deal=deal, club_id=first.club_id, game=first.game)
+
+
+# -- sessions ----------------------------------------------------------------------------------
+
+
+def pot_now(session: Session) -> dict[str, int]:
+    """Chips on each prize card after the session's last finished deal (Mičiganas)."""
+    last = session.deals.filter(status=DealStatus.FINISHED).order_by("-number").first()
+    if last is None:
+        return {}
+    rules = GAMES["michigan"]
+    return dict(rules.pot_after(rules.from_dict(last.state)))  # type: ignore[attr-defined]
+
+
+def m3_movements(session: Session, at: datetime) -> list[ChipMovement]:
+    """The M3 split of the chips left on the prize cards, as movements (not saved)."""
+    last = session.deals.filter(status=DealStatus.FINISHED).order_by("-number").first()
+    if last is None:
+        return []
+    players = session.seats.count()
+    pot = pot_now(session)
+    shares = split_pot(sum(pot.values()), players, last.dealer)
+    cards = [[card, chips] for card, chips in pot.items() if chips]
+    moves: list[ChipMovement] = []
+    for step in range(players):
+        seat = (last.dealer + 1 + step) % players
+        owed = shares[seat]
+        # Take each share from the prize cards in prize order, so every card ends empty.
+        for card in cards:
+            if not owed:
+                break
+            take = min(owed, card[1])
+            if take:
+                moves.append(_movement(
+                    session, None, len(moves), {"from": card[0], "to": seat, "chips": take, "reason": Reason.SPLIT}, at
+                ))
+                card[1] -= take
+                owed -= take
+    return moves
+
+
+def _split_rows(session: Session, moves: Iterable[ChipMovement]) -> list[tuple[int, int, int, int, Decimal]]:
+    members = dict(session.seats.values_list("number", "member_id"))
+    per_seat: dict[int, int] = {}
+    for move in moves:
+        assert move.target_seat is not None
+        per_seat[move.target_seat] = per_seat.get(move.target_seat, 0) + move.chips
+    return [(members[seat], 0, 0, chips, chips * session.stake) for seat, chips in sorted(per_seat.items())]
+
+
+def close_session(*, session: Session) -> None:
+    """M3 (Mičiganas): share out the chips left on the prize cards; other games settle nothing at close."""
+    if session.game != "michigan":
+        return
+    reopen_session(session=session)  # never split twice
+    at = session.closed_at or timezone.now()
+    moves = ChipMovement.objects.bulk_create(m3_movements(session, at))
+    _bump(session.club_id, session.game, month_of(at), _split_rows(session, moves), sign=1)
+
+
+def reopen_session(*, session: Session) -> None:
+    """Reverse the M3 split exactly: remove its movements and subtract what they added."""
+    moves = list(ChipMovement.objects.filter(session=session, deal__isnull=True, reason=Reason.SPLIT))
+    if not moves:
+        return
+    by_month: dict[date, list[ChipMovement]] = {}
+    for move in moves:
+        by_month.setdefault(month_of(move.at), []).append(move)
+    for month, group in by_month.items():
+        _bump(session.club_id, session.game, month, _split_rows(session, group), sign=-1)
+    ChipMovement.objects.filter(pk__in=[m.pk for m in moves]).delete()
