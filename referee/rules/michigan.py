@@ -767,7 +767,8 @@ class Michigan(Game[MichiganState]):
                 f"cards, the extra hand {state.extra_size}."
             )
         elif event.kind is EventKind.MISPLAY:
-            sentences.append(f"{who} misplayed: {self._penalty_words(state)}")
+            words = self._penalty_words(state)
+            sentences.append(f"{who} misplayed: {words[0].lower()}{words[1:]}")
         elif event.kind is EventKind.PLAY and event.card is not None:
             card = event.card
             if event.flagged is not None:

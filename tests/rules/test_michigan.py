@@ -377,7 +377,7 @@ def test_misplay_pays_every_other_player() -> None:
     assert view["net"] == [-3, -3, -7, -7]
     assert view["misplayed"] == [2]
     assert view["last"]["text"] == (
-        "Seat 2 misplayed: They pay 1 chip to each other player and take no more prizes this deal."
+        "Seat 2 misplayed: they pay 1 chip to each other player and take no more prizes this deal."
     )
 
 
