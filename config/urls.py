@@ -9,5 +9,6 @@ urlpatterns = [
     path("api/", include("referee.api.urls")),
     path("api/", include("scoring.api_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("scoring.summary_views")),
     path("", include("referee.urls")),
 ]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import api
+from . import api, summary_api
 
 urlpatterns: list = [
     path("sessions/<int:pk>/standings/", api.StandingsView.as_view(), name="api-session-standings"),
@@ -11,4 +11,8 @@ urlpatterns: list = [
     path("clubs/<slug:slug>/leaderboard/", api.LeaderboardView.as_view(), name="api-club-leaderboard"),
     path("clubs/<slug:slug>/head-to-head/", api.HeadToHeadView.as_view(), name="api-club-head-to-head"),
     path("clubs/<slug:slug>/members/<int:pk>/history/", api.MemberHistoryView.as_view(), name="api-member-history"),
+    # The summary's state, figures and CSV, and trying again (scoring/summary_api.py; issue 5).
+    path("sessions/<int:pk>/summary/", summary_api.SessionSummaryView.as_view(), name="api-session-summary"),
+    path("sessions/<int:pk>/summary/retry/", summary_api.SessionSummaryRetryView.as_view(),
+         name="api-session-summary-retry"),
 ]

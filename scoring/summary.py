@@ -1,0 +1,579 @@
+"""A closed session's summary: standings, settlement, the deal table, a chart and highlights.
+
+The build runs in three steps so that the Celery task can report progress and skip work:
+
+1. :func:`gather` reads the session once (a handful of queries, none per deal) and keeps only
+   the facts the summary needs, as plain JSON-safe data. Its :func:`fingerprint` says
+   whether anything the summary depends on changed since the last build.
+2. :func:`build_data` turns those facts into the summary dict (pure, no database).
+3. :func:`render_html`, :func:`render_csv` and :func:`render_chart_svg` render that dict
+   (pure; the same dict always gives byte-identical output, so a re-run stores the same
+   result).
+
+Highlights follow RULES.md: the longest Elgeta tie-break (the trick with the most tie-break
+rounds), the biggest Michigan prize pot taken, the Cheat challenger who caught the most lies,
+the Rūkas trick taken by the lowest card, the Velnias player who called "Stop!" most often,
+the biggest single-deal result and the longest run of deals won. Ties go to the earliest deal
+(then trick, then seat), so a highlight never depends on query order.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from referee.models import GAME_CHOICES, DealStatus, Entry, Session
+
+from . import selectors
+from .models import DealResult
+
+#: Bump when the summary's shape or rendering changes, so stored summaries count as stale.
+SUMMARY_VERSION = 1
+
+GAME_NAMES = dict(GAME_CHOICES)
+RANK_ORDER = {text: value for value, text in enumerate(
+    ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"], start=2)}
+
+Progress = Callable[[int], None]
+
+
+# -- 1. gathering (the only step that reads the database) -----------------------------------
+
+
+def gather(session: Session) -> dict[str, Any]:
+    """The facts a summary is built from, JSON-safe. Five queries whatever the session's size."""
+    session = Session.objects.select_related("club").get(pk=session.pk)
+    seats = list(session.seats.select_related("member").order_by("number"))
+    players = [{"seat": seat.number, "name": seat.member.name, "member": seat.member_id} for seat in seats]
+    game = session.game
+    finished = list(
+        session.deals.filter(status=DealStatus.FINISHED)
+        .order_by("number")
+        .values_list("id", "number", "dealer", *(("state",) if game == "michigan" else ()))
+    )
+    results: dict[int, list[tuple[int, int, int, bool]]] = {}
+    for deal_id, seat, points, placement, won in (
+        DealResult.objects.filter(session=session).order_by("deal_id", "seat")
+        .values_list("deal_id", "seat", "points", "placement", "won")
+    ):
+        results.setdefault(deal_id, []).append((seat, points, placement, won))
+    deals = []
+    for row in finished:
+        deal_id, number, dealer = row[0], row[1], row[2]
+        rows = results.get(deal_id, [])
+        deals.append({
+            "number": number,
+            "dealer": dealer,
+            "points": [points for _seat, points, _place, _won in rows],
+            "placements": [place for _seat, _points, place, _won in rows],
+            "winners": [seat for seat, _points, _place, won in rows if won],
+        })
+    facts: dict[str, Any] = {}
+    if game == "michigan":
+        facts = _michigan_facts([(row[1], row[3]) for row in finished])
+    elif game in ENTRY_FACTS:
+        entries = (
+            Entry.objects.filter(deal__session=session, deal__status=DealStatus.FINISHED, active=True)
+            .order_by("deal__number", "seq")
+            .values_list("deal__number", "seq", "payload", "result")
+        )
+        facts = ENTRY_FACTS[game](entries)
+    local_created = timezone.localtime(session.created_at)
+    return {
+        "version": SUMMARY_VERSION,
+        "session": {
+            "id": session.pk,
+            "club": session.club.name,
+            "club_slug": session.club.slug,
+            "game": game,
+            "status": session.status,
+            "date": local_created.date().isoformat(),
+            "created_at": local_created.isoformat(),
+            "closed_at": timezone.localtime(session.closed_at).isoformat() if session.closed_at else None,
+            "stake": str(session.stake),
+            "currency": session.currency,
+            "coin": None if session.coin is None else str(session.coin),
+            "options": session.options,
+        },
+        "players": players,
+        "deals": deals,
+        "facts": facts,
+        "scoring": _scoring_figures(session),
+    }
+
+
+def _scoring_figures(session: Session) -> dict[str, Any]:
+    """The standings and settlement exactly as the session pages show them (scoring.selectors
+    owns the money rules, M3, coin rounding and the fewest transfers)."""
+    return {"standings": selectors.standings(session), "settlement": selectors.settlement(session)}
+
+
+def fingerprint(facts: Mapping[str, Any]) -> str:
+    """A hash of everything the summary depends on: equal fingerprints, identical summaries."""
+    canonical = json.dumps(facts, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _rukas_facts(entries: Iterable[tuple[int, int, Any, Any]]) -> dict[str, Any]:
+    """Every taken trick as (deal, trick, taker, rank the trick was taken with)."""
+    taken = []
+    for deal, seq, _payload, result in entries:
+        if not isinstance(result, Mapping) or result.get("taker") is None:
+            continue
+        taker = result["taker"]
+        rank = result["cards"][result["reveal_order"].index(taker)]
+        taken.append([deal, seq, taker, rank])
+    return {"taken": taken}
+
+
+def _elgeta_facts(entries: Iterable[tuple[int, int, Any, Any]]) -> dict[str, Any]:
+    """Every trick that needed a tie-break, as (deal, trick, tie-break rounds, cards, taker)."""
+    ties = []
+    for deal, seq, payload, result in entries:
+        rounds = payload.get("rounds") if isinstance(payload, Mapping) else None
+        if payload.get("type") != "trick" or not isinstance(rounds, list) or len(rounds) < 2:
+            continue
+        cards = sum(1 for round_ in rounds for card in round_ if card is not None)
+        taker = result.get("taker") if isinstance(result, Mapping) else None
+        ties.append([deal, seq, len(rounds) - 1, cards, taker if isinstance(taker, int) else None])
+    return {"tie_breaks": ties}
+
+
+def _cheat_facts(entries: Iterable[tuple[int, int, Any, Any]]) -> dict[str, Any]:
+    """Every challenge as (deal, challenger, placer, whether it caught a lie)."""
+    challenges = []
+    for deal, _seq, payload, result in entries:
+        if payload.get("type") != "challenge" or not isinstance(result, Mapping):
+            continue
+        challenges.append([deal, result["challenger"], result["player"], result["truthful"] is False])
+    return {"challenges": challenges}
+
+
+def _velnias_facts(entries: Iterable[tuple[int, int, Any, Any]]) -> dict[str, Any]:
+    """How each deal ended, as (deal, condition, player)."""
+    endings = [
+        [deal, payload["condition"], payload.get("player")]
+        for deal, _seq, payload, _result in entries
+        if payload.get("type") == "end"
+    ]
+    return {"endings": endings}
+
+
+def _michigan_facts(states: Sequence[tuple[int, Mapping[str, Any]]]) -> dict[str, Any]:
+    """Prize cards played per deal, misplays, and the chips left on the prize cards at the end."""
+    prizes, misplays = [], []
+    for number, state in states:
+        for prize in state.get("prizes_played", []):
+            prizes.append([number, prize["player"], prize["card"], prize["chips"], bool(prize["taken"])])
+        for seat, count in enumerate(state.get("misplays", [])):
+            if count:
+                misplays.append([number, seat, count])
+    last = states[-1][1] if states else None
+    return {
+        "prizes": prizes,
+        "misplays": misplays,
+        "pot_left": sum(last.get("pot", [])) if last else 0,
+        "last_dealer": last.get("dealer") if last else None,
+    }
+
+
+ENTRY_FACTS: dict[str, Callable[[Iterable[tuple[int, int, Any, Any]]], dict[str, Any]]] = {
+    "rukas": _rukas_facts,
+    "elgeta": _elgeta_facts,
+    "cheat": _cheat_facts,
+    "velnias": _velnias_facts,
+}
+
+
+# -- 2. the summary dict (pure) ----------------------------------------------------------------
+
+
+def build_data(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """The summary as JSON-safe data: standings, settlement, deals, running totals, highlights."""
+    session = facts["session"]
+    names = [p["name"] for p in facts["players"]]
+    n = len(names)
+    standings = facts["scoring"]["standings"]
+    settlement = facts["scoring"]["settlement"]
+    raw = {deal["number"]: deal for deal in facts["deals"]}
+    won = [0] * n
+    place_sum = [0] * n
+    table = []
+    for row in standings["deals"]:
+        winners = raw[row["deal"]]["winners"] if row["deal"] in raw else []
+        for seat in winners:
+            won[seat] += 1
+        for seat, place in enumerate(row["placements"]):
+            place_sum[seat] += place
+        table.append({
+            "number": row["deal"], "dealer": row["dealer"], "values": row["values"],
+            "placements": row["placements"], "winners": winners, "money": row["money"], "running": row["running"],
+        })
+    running = [[0] * n, *(row["running"] for row in table)]
+    m3 = standings.get("m3")
+    if m3:
+        running.append(m3["running"])
+    rows = [
+        {
+            "seat": total["seat"],
+            "name": total["name"],
+            "total": total["total"],
+            "pot_share": m3["values"][total["seat"]] if m3 else 0,
+            "place": total["place"],
+            "deals_won": won[total["seat"]],
+            "average_place": _average(place_sum[total["seat"]], len(table)),
+            "money": total["money"],
+        }
+        for total in standings["totals"]
+    ]
+    return {
+        "version": SUMMARY_VERSION,
+        "session": session,
+        "players": names,
+        "unit": standings["unit"],
+        "unit_label": standings["unit_label"],
+        "deal_count": len(table),
+        "standings": sorted(rows, key=lambda row: (row["place"], row["seat"])),
+        "m3": m3,
+        "settlement": {
+            "transfers": [
+                {key: t[key] for key in ("from", "to", "amount", "explanation")} for t in settlement["transfers"]
+            ],
+            "coin": settlement["coin"],
+            "rounding": [
+                {"seat": net["seat"], "exact": net["exact"], "rounded": net["rounded"], "rounding": net["rounding"]}
+                for net in settlement["nets"]
+            ],
+            "money_rule": settlement["money_rule"],
+        },
+        "deals": table,
+        "running_totals": running,
+        "highlights": highlights(facts),
+    }
+
+
+def _average(total: int, count: int) -> str | None:
+    return None if count == 0 else str((Decimal(total) / count).quantize(Decimal("0.01")))
+
+
+def highlights(facts: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The evening's notable moments, each a dict with a ``kind`` and its figures."""
+    game = facts["session"]["game"]
+    found: list[dict[str, Any] | None] = []
+    game_facts = facts.get("facts") or {}
+    if game == "elgeta":
+        found.append(_longest_tie_break(game_facts.get("tie_breaks", [])))
+    elif game == "michigan":
+        found.append(_biggest_prize(game_facts.get("prizes", [])))
+        found.append(_most_misplays(game_facts.get("misplays", []), len(facts["players"])))
+    elif game == "cheat":
+        found.append(_best_challenger(game_facts.get("challenges", []), len(facts["players"])))
+    elif game == "rukas":
+        found.append(_lowest_taker(game_facts.get("taken", [])))
+    elif game == "velnias":
+        found.append(_most_stops(game_facts.get("endings", []), len(facts["players"])))
+    if game in ("velnias", "rukas", "michigan"):
+        found.append(_best_deal(facts["deals"]))
+    if game != "cheat":
+        found.append(_longest_streak(facts["deals"], len(facts["players"])))
+    return [h for h in found if h is not None]
+
+
+def _longest_tie_break(ties: Sequence[Sequence[Any]]) -> dict[str, Any] | None:
+    if not ties:
+        return None
+    deal, trick, rounds, cards, taker = max(ties, key=lambda t: (t[2], -t[0], -t[1]))
+    return {"kind": "longest_tie_break", "deal": deal, "trick": trick, "rounds": rounds, "cards": cards,
+            "seat": taker}
+
+
+def _biggest_prize(prizes: Sequence[Sequence[Any]]) -> dict[str, Any] | None:
+    taken = [p for p in prizes if p[4] and p[3] > 0]
+    if not taken:
+        return None
+    deal, seat, card, chips, _taken = max(taken, key=lambda p: (p[3], -p[0]))
+    return {"kind": "biggest_prize", "deal": deal, "seat": seat, "card": card, "chips": chips}
+
+
+def _most_misplays(misplays: Sequence[Sequence[int]], players: int) -> dict[str, Any] | None:
+    counts = [0] * players
+    for _deal, seat, count in misplays:
+        counts[seat] += count
+    return _top_count("most_misplays", counts)
+
+
+def _best_challenger(challenges: Sequence[Sequence[Any]], players: int) -> dict[str, Any] | None:
+    caught, made = [0] * players, [0] * players
+    for _deal, challenger, _placer, lie in challenges:
+        made[challenger] += 1
+        caught[challenger] += 1 if lie else 0
+    if not any(caught):
+        return None
+    # Most lies caught; among equals, the better record (fewer challenges); then the lower seat.
+    seat = min(range(players), key=lambda s: (-caught[s], made[s], s))
+    return {"kind": "best_challenger", "seat": seat, "caught": caught[seat], "challenges": made[seat]}
+
+
+def _lowest_taker(taken: Sequence[Sequence[Any]]) -> dict[str, Any] | None:
+    if not taken:
+        return None
+    deal, trick, seat, rank = min(taken, key=lambda t: (RANK_ORDER[t[3]], t[0], t[1]))
+    return {"kind": "lowest_taker", "deal": deal, "trick": trick, "seat": seat, "rank": rank}
+
+
+def _most_stops(endings: Sequence[Sequence[Any]], players: int) -> dict[str, Any] | None:
+    counts = [0] * players
+    for _deal, condition, player in endings:
+        if condition == "empty_hand" and isinstance(player, int):
+            counts[player] += 1
+    return _top_count("most_stops", counts)
+
+
+def _top_count(kind: str, counts: Sequence[int]) -> dict[str, Any] | None:
+    if not any(counts):
+        return None
+    seat = min(range(len(counts)), key=lambda s: (-counts[s], s))
+    return {"kind": kind, "seat": seat, "count": counts[seat]}
+
+
+def _best_deal(deals: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    best: tuple[int, int, int] | None = None
+    for deal in deals:
+        for seat, points in enumerate(deal["points"]):
+            if points > 0 and (best is None or points > best[0]):
+                best = (points, deal["number"], seat)
+    if best is None:
+        return None
+    return {"kind": "best_deal", "points": best[0], "deal": best[1], "seat": best[2]}
+
+
+def _longest_streak(deals: Sequence[Mapping[str, Any]], players: int) -> dict[str, Any] | None:
+    """The longest run of consecutive deals won (alone or shared) by one player; at least 2."""
+    current = [0] * players
+    best: tuple[int, int, int] | None = None  # (length, seat, last deal)
+    for deal in deals:
+        for seat in range(players):
+            current[seat] = current[seat] + 1 if seat in deal["winners"] else 0
+            if current[seat] >= 2 and (best is None or current[seat] > best[0]):
+                best = (current[seat], seat, deal["number"])
+    if best is None:
+        return None
+    length, seat, last = best
+    return {"kind": "streak", "seat": seat, "deals": length, "from": last - length + 1, "to": last}
+
+
+def describe(highlight: Mapping[str, Any], names: Sequence[str]) -> str:
+    """A highlight as a sentence in the active language."""
+    h = dict(highlight)
+    seat = h.get("seat")
+    h["name"] = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None
+    kind = h["kind"]
+    if kind == "longest_tie_break":
+        text = ngettext(
+            "Longest tie-break: trick %(trick)s of deal %(deal)s needed %(rounds)s tie-break round",
+            "Longest tie-break: trick %(trick)s of deal %(deal)s needed %(rounds)s tie-break rounds",
+            h["rounds"]) % h
+        if h["name"]:
+            return text + "; " + _("%(name)s took all %(cards)s cards.") % h
+        return text + "."
+    if kind == "biggest_prize":
+        return _("Biggest prize pot: %(name)s took %(chips)s chips on the prize card %(card)s in deal %(deal)s.") % h
+    if kind == "most_misplays":
+        return ngettext("Most misplays: %(name)s, %(count)s in the session.",
+                        "Most misplays: %(name)s, %(count)s in the session.", h["count"]) % h
+    if kind == "best_challenger":
+        return ngettext("Sharpest challenger: %(name)s caught %(caught)s lie in %(challenges)s challenges.",
+                        "Sharpest challenger: %(name)s caught %(caught)s lies in %(challenges)s challenges.",
+                        h["caught"]) % h
+    if kind == "lowest_taker":
+        return _("Lowest card to take a trick: %(name)s took trick %(trick)s of deal %(deal)s with a %(rank)s.") % h
+    if kind == "most_stops":
+        return ngettext("Most “Stop!” calls: %(name)s emptied their hand first %(count)s time.",
+                        "Most “Stop!” calls: %(name)s emptied their hand first %(count)s times.", h["count"]) % h
+    if kind == "best_deal":
+        return _("Best single deal: %(name)s scored %(points)s in deal %(deal)s.") % h
+    if kind == "streak":
+        return _("Longest winning run: %(name)s won %(deals)s deals in a row (deals %(from)s to %(to)s).") % h
+    return str(kind)
+
+
+# -- 3. rendering (pure) -----------------------------------------------------------------------
+
+
+def chart_url(session_id: int) -> str:
+    return reverse("session-summary-chart", args=[session_id])
+
+
+def render_html(data: Mapping[str, Any]) -> str:
+    """The summary as an HTML fragment (no <html>/<body>): the pages include it as it is."""
+    names = data["players"]
+    session = data["session"]
+    settlement = data["settlement"]
+    context = {
+        "data": data,
+        "game_name": GAME_NAMES.get(session["game"], session["game"]),
+        "unit": unit_label(session["game"]),
+        "names": names,
+        "highlights": [describe(h, names) for h in data["highlights"]],
+        "transfers": [
+            {"payer": names[t["from"]], "payee": names[t["to"]], "amount": t["amount"],
+             "explanation": t["explanation"]}
+            for t in settlement["transfers"]
+        ],
+        "rounding": [
+            {"name": names[r["seat"]], "exact": r["exact"], "rounded": r["rounded"], "rounding": r["rounding"]}
+            for r in settlement["rounding"] if Decimal(r["rounding"])
+        ],
+        "deals": [
+            {**deal, "dealer_name": names[deal["dealer"]],
+             "winner_names": ", ".join(names[seat] for seat in deal["winners"]),
+             "cells": list(zip(deal["values"], deal["running"]))}
+            for deal in data["deals"]
+        ],
+        "show_money": Decimal(session["stake"]) > 0,
+        "chart_url": chart_url(session["id"]),
+    }
+    return render_to_string("scoring/summary_fragment.html", context)
+
+
+def unit_label(game: str) -> str:
+    """The session unit's name in the active language (the same words as the standings)."""
+    labels = {
+        "elgeta": _("deals won"), "velnias": _("points"), "rukas": _("tricks (points)"), "michigan": _("chips"),
+        "cheat": _("losses"),
+    }
+    return labels.get(game, "")
+
+
+def _spreadsheet_safe(text: str) -> str:
+    """A name that a spreadsheet would run as a formula gets a leading apostrophe."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def render_csv(data: Mapping[str, Any]) -> str:
+    """One row per deal (each seat's result in the session unit), then the totals, places and money."""
+    names = [_spreadsheet_safe(name) for name in data["players"]]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([_("deal"), _("dealer"), *names, _("won by")])
+    for deal in data["deals"]:
+        writer.writerow([
+            deal["number"], names[deal["dealer"]], *deal["values"],
+            "; ".join(names[seat] for seat in deal["winners"]),
+        ])
+    by_seat = sorted(data["standings"], key=lambda row: row["seat"])
+    if data["m3"]:
+        writer.writerow([_("prize card chips shared at close (M3)"), "", *data["m3"]["values"], ""])
+    writer.writerow([_("total (%(unit)s)") % {"unit": unit_label(data["session"]["game"])}, "",
+                     *(row["total"] for row in by_seat), ""])
+    writer.writerow([_("place"), "", *(row["place"] for row in by_seat), ""])
+    writer.writerow([_("money (%(currency)s)") % {"currency": data["session"]["currency"]}, "",
+                     *(row["money"] for row in by_seat), ""])
+    return out.getvalue()
+
+
+_chart_lock = threading.Lock()
+
+
+def render_chart_svg(data: Mapping[str, Any]) -> str:
+    """Running totals per player, deal by deal, as SVG; byte-identical for the same data."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+    from matplotlib.figure import Figure
+
+    names = data["players"]
+    running = data["running_totals"]
+    session = data["session"]
+    ink = "#888888"  # readable on the dark theme and on the light one
+    rc = {
+        "svg.hashsalt": f"kortos-summary-{session['id']}",
+        "svg.fonttype": "none",
+        "font.family": "DejaVu Sans",
+        "text.color": ink, "axes.labelcolor": ink, "axes.edgecolor": ink,
+        "xtick.color": ink, "ytick.color": ink,
+        "path.simplify": True,
+    }
+    # rcParams are process-wide; the lock keeps two threads' charts from mixing settings.
+    with _chart_lock, matplotlib.rc_context(rc):
+        figure = Figure(figsize=(8, 4.5), dpi=100)
+        FigureCanvasSVG(figure)
+        axes = figure.add_subplot()
+        # With M3, the last point is the close (the prize cards' chips shared out), drawn dashed.
+        deals = len(running) - (2 if data["m3"] else 1)
+        xs = list(range(deals + 1))
+        for seat, name in enumerate(names):
+            line = axes.plot(xs, [row[seat] for row in running[: deals + 1]], label=name, linewidth=1.8,
+                             marker="o" if deals <= 30 else None, markersize=3)[0]
+            if data["m3"]:
+                axes.plot([deals, deals + 1], [running[deals][seat], running[-1][seat]], linestyle="--",
+                          linewidth=1.4, color=line.get_color())
+        if data["m3"]:
+            axes.annotate("M3", (deals + 1, max(row for row in running[-1])), textcoords="offset points",
+                          xytext=(0, 6), ha="center", fontsize="small")
+        axes.axhline(0, color=ink, linewidth=0.6, alpha=0.6)
+        axes.xaxis.get_major_locator().set_params(integer=True)
+        axes.set_xlabel(_("deal"))
+        axes.set_ylabel(unit_label(session["game"]))
+        axes.set_title(f"{GAME_NAMES.get(session['game'], session['game'])} · {session['date']}")
+        axes.set_xlim(0, max(1, len(running) - 1))
+        axes.grid(True, alpha=0.2)
+        axes.legend(loc="upper left", fontsize="small", framealpha=0.0, ncols=min(4, max(1, len(names))))
+        figure.patch.set_alpha(0.0)
+        axes.patch.set_alpha(0.0)
+        figure.tight_layout()
+        out = io.StringIO()
+        figure.savefig(out, format="svg", metadata={"Date": None, "Creator": "kortos"})
+    return out.getvalue()
+
+
+# -- the whole build ---------------------------------------------------------------------------
+
+
+def build(facts: Mapping[str, Any], progress: Progress | None = None) -> dict[str, Any]:
+    """Everything the task stores, from gathered facts. ``progress`` gets the percent done."""
+    report = progress or (lambda _percent: None)
+    # Stored texts are in the site's language; summary_html() re-renders for other languages.
+    with translation.override(settings.LANGUAGE_CODE):
+        data = build_data(facts)
+        for highlight in data["highlights"]:
+            highlight["text"] = describe(highlight, data["players"])
+        report(40)
+        chart = render_chart_svg(data)
+        report(70)
+        html = render_html(data)
+        csv_text = render_csv(data)
+        report(90)
+    return {"data": data, "html": html, "csv": csv_text, "chart_svg": chart}
+
+
+def summary_html(session: Session, language: str | None = None) -> str:
+    """The stored summary fragment for the pages, in ``language`` (default: the active one).
+
+    Empty while no summary has been built. The stored HTML is in the site's language; any
+    other language is rendered from the stored data (cheap, and identical in figures).
+    """
+    from .models import SessionSummary
+
+    summary = SessionSummary.objects.filter(session=session).only("data", "html").first()
+    if summary is None or summary.data is None:
+        return ""
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
+    if language == settings.LANGUAGE_CODE and summary.html:
+        return summary.html
+    with translation.override(language):
+        return render_html(summary.data)

@@ -1,0 +1,229 @@
+"""Asking for a session's summary, retrying it, and reading its state for the API and pages.
+
+Closing a session calls :func:`request_summary` inside the closing transaction: the summary
+row is marked pending at once, and the Celery task is sent only after the transaction
+commits, so a worker never looks for a session that is not closed yet, and a rolled-back
+close sends nothing. With no worker running the message waits in the broker; with no
+broker reachable at all the summary stays pending with the reason, and can be retried.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.db import models, transaction
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from referee.errors import Conflict, NotFound
+from referee.models import Role, Session, SessionStatus
+from referee.permissions import require_role
+
+from .models import SessionSummary, SummaryState
+
+logger = logging.getLogger(__name__)
+
+
+def request_summary(*, session: Session, force: bool = False) -> SessionSummary:
+    """Mark the session's summary pending and enqueue its build once the transaction commits.
+
+    ``force`` rebuilds even when nothing changed (after a change to how summaries look).
+    The previous summary stays readable, marked outdated, until the new one is stored.
+    """
+    with transaction.atomic():
+        summary, _created = SessionSummary.objects.select_for_update().get_or_create(session=session)
+        summary.state = SummaryState.PENDING
+        summary.progress = 0
+        summary.attempts = 0
+        summary.error = ""
+        summary.task_id = ""
+        summary.requested_at = timezone.now()
+        summary.started_at = None
+        summary.finished_at = None
+        if force:
+            summary.fingerprint = ""
+        summary.save()
+        summary_id = summary.pk
+        transaction.on_commit(lambda: enqueue(summary_id))
+    return summary
+
+
+def enqueue(summary_id: int) -> str | None:
+    """Send the build task; on a broker that cannot be reached, record why and return None."""
+    from .tasks import build_session_summary
+
+    summary = SessionSummary.objects.filter(pk=summary_id).values_list("session_id", flat=True).first()
+    if summary is None:
+        return None
+    options: dict[str, Any] = {
+        # Give up quickly on a dead broker: closing a session must not hang on it.
+        "retry_policy": {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1},
+    }
+    queue = getattr(settings, "SUMMARY_QUEUE", "")
+    if queue:
+        options["queue"] = queue
+    try:
+        # The id is stored before the message can run, so the task recognises itself.
+        from celery import uuid
+
+        task_id = uuid()
+        SessionSummary.objects.filter(pk=summary_id).update(task_id=task_id)
+        build_session_summary.apply_async(args=[summary], task_id=task_id, **options)
+    except Exception as error:  # noqa: BLE001 - any broker failure leaves the summary pending
+        logger.warning("summary of session %s not queued: %s", summary, error)
+        SessionSummary.objects.filter(pk=summary_id).update(
+            task_id="", error=_("The summary could not be queued: the task queue is out of reach. Try again.")
+        )
+        return None
+    return task_id
+
+
+def retry_summary(*, session: Session, user: Any) -> SessionSummary:
+    """Try again after a final failure (or a message that never reached the queue)."""
+    require_role(user, session.club, Role.SCORER)
+    summary = SessionSummary.objects.filter(session=session).first()
+    if summary is None:
+        raise NotFound(_("This session has no summary yet: it is built when the session is closed."))
+    if session.status != SessionStatus.CLOSED:
+        raise Conflict(_("This session is open; its summary is built again when it is closed."))
+    if not can_retry(summary):
+        messages = {
+            SummaryState.DONE: _("The summary is already built; there is nothing to retry."),
+            SummaryState.RUNNING: _("The summary is being built right now."),
+            SummaryState.PENDING: _("The summary is waiting for a worker; it will be built as soon as one runs."),
+        }
+        raise Conflict(messages[SummaryState(summary.state)])
+    return request_summary(session=session)
+
+
+def can_retry(summary: SessionSummary) -> bool:
+    return summary.state == SummaryState.FAILED or (summary.state == SummaryState.PENDING and not summary.task_id)
+
+
+def summary_status(summary: SessionSummary, session: Session) -> dict[str, Any]:
+    """What the API returns and the page polls: state, percent, the error, and the summary."""
+    is_open = session.status != SessionStatus.CLOSED
+    messages = {
+        SummaryState.PENDING: _("Waiting for a worker to build the summary."),
+        SummaryState.RUNNING: _("Building the summary: %(progress)s%% done.") % {"progress": summary.progress},
+        SummaryState.DONE: _("The summary is ready."),
+        SummaryState.FAILED: _("Building the summary failed: %(error)s") % {"error": summary.error},
+    }
+    message = messages[SummaryState(summary.state)]
+    if summary.state == SummaryState.PENDING and summary.error:
+        if summary.task_id:
+            message = _("Attempt %(attempts)s failed (%(error)s); trying again shortly.") % {
+                "attempts": summary.attempts, "error": summary.error}
+        else:
+            message = summary.error
+    if is_open:
+        message = _("The session was reopened; its summary is built again when it is closed.")
+    return {
+        "session": session.pk,
+        "state": summary.state,
+        "progress": summary.progress,
+        "attempts": summary.attempts,
+        "error": summary.error,
+        "message": message,
+        "can_retry": can_retry(summary) and not is_open,
+        # The stored summary describes the session as it was at the last successful build.
+        "outdated": summary.data is not None and (summary.state != SummaryState.DONE or is_open),
+        "requested_at": _iso(summary.requested_at),
+        "started_at": _iso(summary.started_at),
+        "finished_at": _iso(summary.finished_at),
+        "links": {
+            "csv": reverse("api-session-summary", args=[session.pk]) + "?format=csv",
+            "chart": reverse("session-summary-chart", args=[session.pk]),
+            "retry": reverse("api-session-summary-retry", args=[session.pk]),
+        },
+        "summary": summary.data,
+    }
+
+
+def _iso(moment: Any) -> str | None:
+    return None if moment is None else timezone.localtime(moment).isoformat()
+
+
+# -- the build itself (the task's body; also run in-process by the management command) ------
+
+
+def build_and_store(*, session_id: int, task_id: str | None = None, progress_hook: Any = None) -> str:
+    """Build and store the session's summary; returns what happened.
+
+    ``"built"``: stored anew. ``"unchanged"``: the data matches the stored fingerprint, so
+    the stored summary stands (a re-run changes nothing). ``"gone"``: the session or its
+    summary no longer exists. ``"open"``: the session was reopened; it is built again at
+    the next close. ``"superseded"``: a newer request owns the summary now.
+    Exceptions propagate: the task retries them.
+    """
+    from . import summary as build
+
+    summary = SessionSummary.objects.filter(session_id=session_id).select_related("session").first()
+    if summary is None:
+        return "gone"
+    if task_id and summary.task_id and summary.task_id != task_id:
+        return "superseded"
+    session = summary.session
+    if session.status != SessionStatus.CLOSED:
+        return "open"
+
+    def report(percent: int) -> None:
+        SessionSummary.objects.filter(pk=summary.pk).update(progress=percent)
+        if progress_hook is not None:
+            progress_hook(session_id, percent)
+
+    SessionSummary.objects.filter(pk=summary.pk).update(
+        state=SummaryState.RUNNING, progress=5, attempts=models.F("attempts") + 1, started_at=timezone.now()
+    )
+    if progress_hook is not None:
+        progress_hook(session_id, 5)
+    # Built in the site's language whoever triggered it, so a re-run gives the same bytes.
+    with translation.override(settings.LANGUAGE_CODE):
+        facts = build.gather(session)
+    fingerprint = build.fingerprint(facts)
+    report(20)
+    if fingerprint == summary.fingerprint and summary.data is not None:
+        _store(summary.pk, fingerprint=fingerprint, built=None)
+        report_done(session_id, progress_hook)
+        return "unchanged"
+    built = build.build(facts, progress=report)
+    _store(summary.pk, fingerprint=fingerprint, built=built)
+    report_done(session_id, progress_hook)
+    return "built"
+
+
+def _store(summary_id: int, *, fingerprint: str, built: dict[str, Any] | None) -> None:
+    with transaction.atomic():
+        summary = SessionSummary.objects.select_for_update().get(pk=summary_id)
+        if built is not None:
+            summary.data = built["data"]
+            summary.html = built["html"]
+            summary.csv = built["csv"]
+            summary.chart_svg = built["chart_svg"]
+        summary.fingerprint = fingerprint
+        summary.state = SummaryState.DONE
+        summary.progress = 100
+        summary.error = ""
+        summary.finished_at = timezone.now()
+        summary.save()
+
+
+def report_done(session_id: int, progress_hook: Any) -> None:
+    if progress_hook is not None:
+        progress_hook(session_id, 100)
+
+
+def record_failure(*, session_id: int, task_id: str | None, error: BaseException, final: bool) -> None:
+    """A failed attempt: pending again (a retry is coming) or, after the last one, failed."""
+    text = f"{type(error).__name__}: {error}"[:500]
+    updates: dict[str, Any] = {"error": text, "state": SummaryState.FAILED if final else SummaryState.PENDING}
+    if final:
+        updates["finished_at"] = timezone.now()
+    rows = SessionSummary.objects.filter(session_id=session_id)
+    if task_id:
+        # A newer request may own the summary by now: never mark its work failed.
+        rows = rows.filter(task_id__in=[task_id, ""])
+    rows.update(**updates)

@@ -1,0 +1,74 @@
+"""Celery tasks of the scoring app: building a closed session's summary in the background.
+
+The task takes a session id, so it stays valid whatever happened since it was queued: a
+session that no longer exists just ends the task, a reopened one waits for the next
+close, and a re-run on unchanged data stores nothing new. A failed attempt is retried with
+exponential backoff (``SUMMARY_RETRY_BACKOFF`` seconds, doubling, at most 5 minutes) up to
+``SUMMARY_MAX_RETRIES`` times; after the last one the summary is marked failed with the
+error, and the API offers to try again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from celery import shared_task
+from django.conf import settings
+
+from .summary_services import build_and_store, record_failure
+
+logger = logging.getLogger(__name__)
+
+MAX_BACKOFF = 300
+
+
+class InjectedFailure(RuntimeError):
+    """Raised by :func:`inject_failures` (tests of retries and final failures)."""
+
+
+#: Observer of progress, ``hook(session_id, percent)``: the worker tests watch the states with it.
+progress_observer: Callable[[int, int], None] | None = None
+_injected = {"failures": 0, "at": 20}
+_injected_lock = threading.Lock()
+
+
+def inject_failures(count: int, at: int = 20) -> None:
+    """Make the next ``count`` attempts fail when they reach ``at`` percent (for tests)."""
+    with _injected_lock:
+        _injected["failures"], _injected["at"] = count, at
+
+
+def _hook(session_id: int, percent: int) -> None:
+    if progress_observer is not None:
+        progress_observer(session_id, percent)
+    with _injected_lock:
+        fail = _injected["failures"] > 0 and percent == _injected["at"]
+        if fail:
+            _injected["failures"] -= 1
+    if fail:
+        raise InjectedFailure(f"injected failure at {percent}%")
+
+
+def backoff(retries: int) -> float:
+    base = float(getattr(settings, "SUMMARY_RETRY_BACKOFF", 2))
+    return float(min(MAX_BACKOFF, base * (2**retries)))
+
+
+@shared_task(bind=True, name="scoring.build_session_summary", acks_late=True)
+def build_session_summary(self: Any, session_id: int) -> str:
+    """Build and store the summary of session ``session_id`` (idempotent; retried)."""
+    max_retries = int(getattr(settings, "SUMMARY_MAX_RETRIES", 3))
+    task_id = self.request.id
+    try:
+        return build_and_store(session_id=session_id, task_id=task_id, progress_hook=_hook)
+    except Exception as error:
+        final = self.request.retries >= max_retries
+        record_failure(session_id=session_id, task_id=task_id, error=error, final=final)
+        if final:
+            logger.exception("summary of session %s failed for good", session_id)
+            return "failed"
+        logger.warning("summary of session %s failed (attempt %s): %s", session_id, self.request.retries + 1, error)
+        raise self.retry(exc=error, countdown=backoff(self.request.retries), max_retries=max_retries) from error
