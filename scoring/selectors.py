@@ -81,8 +81,7 @@ def _splits(session: Session, seats: list[_Seat]) -> tuple[list[ChipMovement], b
     if session.status == SessionStatus.CLOSED:
         moves = list(session.chip_movements.filter(deal__isnull=True, reason=Reason.SPLIT).order_by("order"))
         return moves, False
-    if session.deals.filter(status=DealStatus.RUNNING).exists():
-        return [], False
+    # Open (even with a deal running): what M3 would give over the chips left after the last finished deal.
     return m3_movements(session, timezone.now()), True
 
 
@@ -339,7 +338,7 @@ def settlement(session: Session) -> dict[str, Any]:
 def _chip_words(reasons: Mapping[str, int]) -> str:
     labels = {"ante": _("antes"), "prize": _("prizes"), "misplay": _("misplays"), "payout": _("payouts"),
               "split": _("M3 share")}
-    parts = [f"{labels[r]} {chips:+d}" for r, chips in reasons.items() if chips]
+    parts = [f"{label} {reasons[r]:+d}" for r, label in labels.items() if reasons.get(r)]
     return ", ".join(parts) or "0"
 
 

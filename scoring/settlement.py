@@ -68,17 +68,18 @@ def zero_sum_groups(nets: Sequence[tuple[K, Decimal]]) -> list[list[tuple[K, Dec
         order.append(i)
         mask ^= 1 << i
     order.reverse()
-    groups: list[list[tuple[K, Decimal]]] = []
-    current: list[tuple[K, Decimal]] = []
+    groups: list[list[int]] = []
+    current: list[int] = []
     running = Decimal(0)
     for i in order:
-        current.append(items[i])
+        current.append(i)
         running += items[i][1]
         if running == 0:
-            groups.append(sorted(current, key=lambda item: [k for k, _n in items].index(item[0])))
+            groups.append(sorted(current))
             current = []
     assert not current and len(groups) == best[full]
-    return groups
+    # Present the groups in the order of the players (by each group's first player).
+    return [[items[i] for i in group] for group in sorted(groups)]
 
 
 def settle_group(group: Sequence[tuple[K, Decimal]]) -> list[Transfer[K]]:
