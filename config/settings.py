@@ -152,6 +152,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Sessions and deals both have a "status"; name their enums instead of a hash suffix.
+    "ENUM_NAME_OVERRIDES": {
+        "SessionStatusEnum": "referee.models.SessionStatus",
+        "DealStatusEnum": "referee.models.DealStatus",
+    },
 }
 
 # Celery: with no broker configured, tasks run eagerly in-process (after commit), which
