@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from .cards import Card, Notation, format_card, parse_notation
+from .cards import Card, Notation, format_card, parse_notation, safe_repr
 
 
 def gettext_noop(message: str) -> str:
@@ -62,6 +62,8 @@ class IllegalEntry(ValueError):
                 return f"seat {value.index}"
             if isinstance(value, Card):
                 return format_card(value, notation)
+            if isinstance(value, int) and not isinstance(value, bool):
+                return safe_repr(value)
             if isinstance(value, (list, tuple, frozenset, set)):
                 items = sorted(value) if isinstance(value, (set, frozenset)) else value
                 return ", ".join(show(v) for v in items)
@@ -70,10 +72,15 @@ class IllegalEntry(ValueError):
         template = translate(self.template) if translate else self.template
         rendered = {key: show(value) for key, value in self.params.items()}
         try:
-            return template.format(**rendered)
+            message = template.format(**rendered)
         except (KeyError, IndexError, ValueError):
             # A broken translation must never hide the refusal itself.
-            return self.template.format(**rendered)
+            message = self.template.format(**rendered)
+        if names is None:
+            return message
+        # Shown to a person: a sentence opening with a field name ("player must be…") gets
+        # its capital. The plain English rendering (str) stays exactly as written.
+        return message[:1].upper() + message[1:]
 
 
 class InvalidSetup(IllegalEntry):
@@ -184,10 +191,15 @@ def entry_type(entry: object, allowed: Iterable[str]) -> str:
     if kind not in allowed:
         raise IllegalEntry(
             gettext_noop("Unknown entry type {kind}; this game records {allowed}."),
-            kind=repr(kind), allowed=", ".join(allowed),
+            kind=safe_repr(kind), allowed=", ".join(allowed),
         )
     assert isinstance(kind, str)
     return kind
+
+
+def _plain(value: object) -> str:
+    """Text as it is, anything else (a number used as a field name) as a safe repr."""
+    return value if isinstance(value, str) else safe_repr(value)
 
 
 def entry_keys(entry: Mapping[str, Any], *required: str, optional: Iterable[str] = ()) -> None:
@@ -195,12 +207,13 @@ def entry_keys(entry: Mapping[str, Any], *required: str, optional: Iterable[str]
     missing = [key for key in required if key not in entry]
     if missing:
         raise IllegalEntry(
-            gettext_noop("The {kind} entry needs {fields}."), kind=entry.get("type"), fields=", ".join(missing)
+            gettext_noop("The {kind} entry needs {fields}."), kind=_plain(entry.get("type")), fields=", ".join(missing)
         )
-    extra = sorted(set(entry) - {"type", *required, *optional})
+    extra = sorted(_plain(key) for key in set(entry) - {"type", *required, *optional})
     if extra:
         raise IllegalEntry(
-            gettext_noop("The {kind} entry does not take {fields}."), kind=entry.get("type"), fields=", ".join(extra)
+            gettext_noop("The {kind} entry does not take {fields}."),
+            kind=_plain(entry.get("type")), fields=", ".join(extra),
         )
 
 
@@ -209,7 +222,7 @@ def read_seat(value: object, players: int, field: str = "player") -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
         raise IllegalEntry(
             gettext_noop("{field} must be a seat from 0 to {last}, not {value}."),
-            field=field, last=players - 1, value=repr(value),
+            field=field, last=players - 1, value=safe_repr(value),
         )
     return value
 
@@ -229,7 +242,9 @@ def read_list(value: object, field: str, length: int | None = None) -> list[Any]
 def read_count(value: object, field: str) -> int:
     """A whole number of cards (not a bool, not a float)."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise IllegalEntry(gettext_noop("{field} must be a whole number, not {value}."), field=field, value=repr(value))
+        raise IllegalEntry(
+            gettext_noop("{field} must be a whole number, not {value}."), field=field, value=safe_repr(value)
+        )
     return value
 
 
@@ -243,7 +258,7 @@ def read_choice(value: object, field: str, choices: Sequence[str]) -> str:
     if value not in choices:
         raise InvalidSetup(
             gettext_noop("Option {field} must be one of {choices}, not {value}."),
-            field=field, choices=", ".join(choices), value=repr(value),
+            field=field, choices=", ".join(choices), value=safe_repr(value),
         )
     assert isinstance(value, str)
     return value

@@ -48,6 +48,15 @@ RANK_NAMES_EN = {
 }
 
 
+def safe_repr(value: object, limit: int = 60) -> str:
+    """``repr`` for a message: never fails (huge ints) and never floods the screen."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return "a very large number" if isinstance(value, int) else "an unreadable value"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class CardError(ValueError):
     """Text that is not a card in the given notation. ``template``/``params`` as IllegalEntry."""
 
@@ -90,7 +99,9 @@ def parse_notation(value: object) -> Notation:
         # Imported lazily: base imports this module.
         from .base import InvalidSetup, gettext_noop
 
-        raise InvalidSetup(gettext_noop("Option notation must be \"en\" or \"lt\", not {value}."), value=repr(value))
+        raise InvalidSetup(
+            gettext_noop("Option notation must be \"en\" or \"lt\", not {value}."), value=safe_repr(value)
+        )
     return value
 
 
@@ -157,7 +168,7 @@ def parse_card(
     the game ignores suits). ``jokers``: ``X`` (or "joker"/"džokeris") is accepted.
     """
     if not isinstance(text, str):
-        raise CardError("A card must be written as text, not {value}.", value=repr(text))
+        raise CardError("A card must be written as text, not {value}.", value=safe_repr(text))
     raw = " ".join(text.strip().split())
     if not raw:
         raise CardError("A card is missing (empty text).")
