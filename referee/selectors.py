@@ -115,3 +115,85 @@ def session_audit(session: Session) -> dict[str, Any]:
             for c in changes
         ],
     }
+
+
+# -- the pages (tablet, phone, wall screen) --------------------------------------------------------
+
+
+def seat_names_of(session: Session) -> list[str]:
+    """The players' names in seat order, from seats prefetched with their members when possible."""
+    return [seat.member.name for seat in sorted(session.seats.all(), key=lambda seat: seat.number)]
+
+
+def deal_for_page(user: Any, pk: int) -> Deal | None:
+    """A deal with its session, club and seated members (two queries), if the user may see it."""
+    deal = (
+        Deal.objects.select_related("session", "session__club")
+        .prefetch_related("session__seats__member")
+        .filter(pk=pk)
+        .first()
+    )
+    if deal is None or not _may_see(user, deal.session.club):
+        return None
+    return deal
+
+
+def session_for_page(user: Any, pk: int) -> Session | None:
+    session = Session.objects.select_related("club").prefetch_related("seats__member").filter(pk=pk).first()
+    if session is None or not _may_see(user, session.club):
+        return None
+    return session
+
+
+def _may_see(user: Any, club: Club) -> bool:
+    from .permissions import club_role
+
+    return club_role(user, club) is not None
+
+
+def running_totals(session: Session, players: int) -> list[int]:
+    """Each seat's total over the session's finished deals, in the game's unit (one query)."""
+    from django.db.models import Sum
+
+    from scoring.models import DealResult
+
+    totals = [0] * players
+    rows = DealResult.objects.filter(session=session).values("seat").annotate(total=Sum("points"))
+    for row in rows:
+        if 0 <= row["seat"] < len(totals):
+            totals[row["seat"]] = row["total"] or 0
+    return totals
+
+
+def recent_entries(deal: Deal, limit: int = 8) -> list[Entry]:
+    """The deal's last few active entries, newest first (an index range scan, however long the deal)."""
+    return list(deal.entries.filter(active=True).order_by("-seq")[:limit])
+
+
+def session_deals(session: Session) -> list[Deal]:
+    return list(session.deals.order_by("number").only("id", "number", "dealer", "seq", "status", "session_id"))
+
+
+def session_version(session_id: int) -> str:
+    """A cheap fingerprint of everything a watcher's page shows: it changes with every entry,
+    undo, new deal, close or summary progress (one query)."""
+    from django.db.models import Count, Max, Sum
+
+    row = Deal.objects.filter(session_id=session_id).aggregate(
+        deals=Count("id"), seqs=Sum("seq"), last=Max("id"), finished=Max("finished_at")
+    )
+    session = Session.objects.filter(pk=session_id).values("status").first()
+    summary = _summary_mark(session_id)
+    changes = Entry.objects.filter(deal__session_id=session_id).aggregate(entries=Max("id"), rows=Count("id"))
+    parts = [
+        row["deals"], row["seqs"], row["last"], row["finished"], session["status"] if session else None,
+        changes["entries"], changes["rows"], summary,
+    ]
+    return "-".join(str(part) for part in parts)
+
+
+def _summary_mark(session_id: int) -> str:
+    from scoring.models import SessionSummary
+
+    summary = SessionSummary.objects.filter(session_id=session_id).values("state", "progress").first()
+    return f"{summary['state']}{summary['progress']}" if summary else "none"

@@ -1,17 +1,128 @@
-"""Pages for tablets and phones."""
+"""Pages for tablets, phones and the wall screen (server-rendered; small JavaScript enhances).
+
+Every page works without JavaScript: the recording forms post here and the same services
+decide. With JavaScript the forms drive the JSON API instead (idempotency keys, retries,
+live updates); see static/js/table.js. Views stay thin: selectors read, services write.
+"""
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+import json
+import secrets
+from decimal import Decimal, InvalidOperation
+from typing import Any
 
-from . import selectors
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Max
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from referee.rules import GAMES, IllegalEntry
+
+from . import presenters, selectors, services
+from .errors import NotFound, Refusal
+from .models import GAME_CHOICES, ROLE_RANK, Club, Deal, DealStatus, Entry, Member, Role, Session, SessionStatus
+from .permissions import club_role
+from .services import refusal_from
+
+#: How many of the deal's latest entries the recording screen lists.
+RECENT_ENTRIES = 6
+
+
+# -- small helpers -------------------------------------------------------------------------------
+
+
+def _can_record(role: str | None) -> bool:
+    return role is not None and ROLE_RANK[Role(role)] >= ROLE_RANK[Role.SCORER]
+
+
+def _club_or_404(user: Any, slug: str) -> tuple[Club, str]:
+    club = Club.objects.filter(slug=slug).first()
+    role = club_role(user, club) if club is not None else None
+    if club is None or role is None:
+        raise Http404(_("Not found."))
+    return club, role
+
+
+def _json_refusal(error: Refusal) -> JsonResponse:
+    return JsonResponse({"error": error.message, **error.extra}, status=error.status)
+
+
+def new_key() -> str:
+    """An idempotency key for a form rendered without JavaScript (a double submit is stored once)."""
+    return "page-" + secrets.token_urlsafe(18)
+
+
+def payload_from_form(data: Any) -> dict[str, Any]:
+    """Build an entry from form fields named ``f:<field>:<kind>[:<index>]`` (table.js reads the
+    same names): ``str``, ``int`` (empty is null), ``ints``/``strs`` (repeated fields, in order)
+    and ``round`` (a list of lists; an empty card is null, as Elgeta's E1 records it)."""
+    payload: dict[str, Any] = {}
+    rounds: dict[str, dict[int, list[Any]]] = {}
+    for name in data:
+        if not name.startswith("f:"):
+            continue
+        parts = name.split(":")
+        if len(parts) < 3:
+            continue
+        field, kind = parts[1], parts[2]
+        values = data.getlist(name)
+        if kind == "str":
+            payload[field] = values[-1].strip()
+        elif kind == "int":
+            payload[field] = _int_or_text(values[-1])
+        elif kind == "ints":
+            payload[field] = [_int_or_text(value) for value in values]
+        elif kind == "strs":
+            payload[field] = [value.strip() for value in values]
+        elif kind == "round" and len(parts) == 4 and parts[3].isdigit():
+            rounds.setdefault(field, {})[int(parts[3])] = [value.strip() or None for value in values]
+    for field, by_index in rounds.items():
+        payload[field] = [by_index[index] for index in sorted(by_index)]
+    return payload
+
+
+def _int_or_text(value: str) -> Any:
+    text = value.strip()
+    if text == "":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text  # the referee refuses it with a message naming the field
+
+
+# -- home, club ----------------------------------------------------------------------------------
 
 
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "referee/home.html", {"clubs": selectors.clubs_for(request.user)})
+    clubs = list(selectors.clubs_for(request.user))
+    roles = dict(Member.objects.filter(user=request.user, active=True).values_list("club_id", "role"))
+    rows = [{"club": club, "role": roles.get(club.pk, Role.ADMIN if request.user.is_superuser else None)}
+            for club in clubs]
+    return render(request, "referee/home.html", {"rows": rows})
+
+
+@login_required
+def club_page(request: HttpRequest, slug: str) -> HttpResponse:
+    club, role = _club_or_404(request.user, slug)
+    sessions = (
+        Session.objects.filter(club=club)
+        .prefetch_related("seats__member")
+        .annotate(deal_count=Count("deals"), last_deal=Max("deals__id"))
+        .order_by("-created_at", "-id")[:30]
+    )
+    open_sessions = [s for s in sessions if s.status == SessionStatus.OPEN]
+    closed_sessions = [s for s in sessions if s.status != SessionStatus.OPEN]
+    return render(request, "referee/club.html", {
+        "club": club, "role": role, "can_record": _can_record(role),
+        "open_sessions": open_sessions, "closed_sessions": closed_sessions,
+    })
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -21,3 +132,585 @@ def healthz(request: HttpRequest) -> HttpResponse:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return HttpResponse("ok", content_type="text/plain")
+
+
+# -- starting a session --------------------------------------------------------------------------
+
+#: House rules the start form offers, per game: (option key, kind, choices). Defaults come from
+#: the engine's ``option_defaults`` so the form can never disagree with the referee.
+RULE_FIELDS: dict[str, list[tuple[str, str, tuple[Any, ...]]]] = {
+    "elgeta": [("suits", "suits", ()), ("all_aces", "bool", ()), ("strict_order", "bool", ())],
+    "velnias": [],
+    "rukas": [
+        ("seven_after_ace", "choice", ("seven_takes", "next_highest")),
+        ("void_trick", "choice", ("void", "carry")),
+    ],
+    "michigan": [
+        ("prizes", "prizes", ()), ("ante", "chips", ()), ("dealer_ante", "chips", ()),
+        ("misplay_penalty", "chips", ()), ("live", "bool", ()),
+    ],
+    "cheat": [("jokers", "choice", (0, 2, 4))],
+}
+
+
+def _rule_texts() -> dict[str, dict[str, Any]]:
+    """Names and explanations of every house rule, in the reader's language."""
+    return {
+        "suits": {
+            "label": _("Suits per seat"),
+            "help": _("Which suit(s) each seat holds, seat by seat, e.g. “S C D H”, or “HD SC” for two players. "
+                      "Empty: the default for the number of players (4: S C D H; 3: S C D; 2: HD SC)."),
+        },
+        "all_aces": {
+            "label": _("E2 all aces end the deal"),
+            "help": _("When one player holds every ace still in play after a trick, they win at once "
+                      "(the others are ranked by cards held). Off: play on."),
+        },
+        "strict_order": {
+            "label": _("E4 strict order of captured cards"),
+            "help": _("Captured cards go under the taker's pile in the order they were played, so the referee "
+                      "knows every next card and can forecast the end. Off: it only checks that a player "
+                      "holds the card, and offers no forecast."),
+        },
+        "seven_after_ace": {
+            "label": _("R1 a 7 that beat an ace"),
+            "help": _("Seven takes: the 7 that beat an ace takes the trick (unless a live card one lower takes "
+                      "from it). Next highest: the beaten ace just leaves; the 7 is an ordinary card."),
+            "choices": {"seven_takes": _("the 7 takes"), "next_highest": _("the next highest takes")},
+        },
+        "void_trick": {
+            "label": _("R2 a trick nobody takes"),
+            "help": _("Void: nobody gets its point and the same player reveals first again. Carry: the next "
+                      "trick's taker also gets this point (points still pending after the 13th trick are lost)."),
+            "choices": {"void": _("void (no point)"), "carry": _("carried to the next taker")},
+        },
+        "prizes": {
+            "label": _("Prize cards"),
+            "help": _("An ace, a king, a queen and a jack of four different suits."),
+        },
+        "ante": {"label": _("M1 ante per prize card"), "help": _("Chips each player puts on every prize card.")},
+        "dealer_ante": {"label": _("M1 the dealer's ante"), "help": _("The dealer puts this many instead.")},
+        "misplay_penalty": {
+            "label": _("M2 misplay penalty"),
+            "help": _("Chips a player who plays wrongly pays to every other player; they take no more prizes "
+                      "that deal."),
+        },
+        "live": {
+            "label": _("Live mode: record every card"),
+            "help": _("Off: record prizes, misplays and who went out. On: record every card played; the referee "
+                      "works out the rest."),
+        },
+        "jokers": {
+            "label": _("C1 jokers"),
+            "help": _("Jokers in the deck (0, 2 or 4); a joker stands for any card when revealed."),
+            "choices": {0: "0", 2: "2", 4: "4"},
+        },
+    }
+
+
+def _rules_context(values: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    texts = _rule_texts()
+    games = []
+    for slug, label in GAME_CHOICES:
+        defaults = dict(GAMES[slug].option_defaults)
+        fields = []
+        for key, kind, choices in RULE_FIELDS[slug]:
+            default = defaults.get(key)
+            value = values.get(slug, {}).get(key, default)
+            text = texts[key]
+            field: dict[str, Any] = {
+                "key": key, "kind": kind, "name": f"opt_{slug}_{key}", "label": text["label"], "help": text["help"],
+                "value": value, "default": default,
+            }
+            if kind == "choice":
+                field["choices"] = [{"value": c, "label": text["choices"][c]} for c in choices]
+                field["default_label"] = text["choices"].get(default, default)
+            elif kind == "prizes":
+                prizes = value if isinstance(value, list) and len(value) == 4 else ["AS", "KC", "QD", "JH"]
+                field["prizes"] = [
+                    {"rank": rank, "name": f"opt_{slug}_prize_{rank}", "label": rank_label,
+                     "suit": next((p[-1] for p in prizes if p[:-1] == rank), "S")}
+                    for rank, rank_label in (("A", _("Ace of")), ("K", _("King of")), ("Q", _("Queen of")),
+                                             ("J", _("Jack of")))
+                ]
+                field["default_label"] = " ".join(presenters.show_card(p, "en") for p in (default or []))
+            elif kind == "suits":
+                field["value"] = " ".join(value) if isinstance(value, list) else ""
+                field["default_label"] = _("by the number of players")
+            elif kind == "bool":
+                field["default_label"] = _("on") if default else _("off")
+            else:
+                field["default_label"] = default
+            fields.append(field)
+        games.append({"slug": slug, "label": label, "fields": fields, "game": GAMES[slug]})
+    return games
+
+
+def _read_options(post: Any, game: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """The house rules as the engine's options, and any field errors (by field name)."""
+    options: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    for key, kind, choices in RULE_FIELDS.get(game, []):
+        name = f"opt_{game}_{key}"
+        raw = post.getlist(name)
+        value = raw[-1].strip() if raw else ""
+        if kind == "bool":
+            options[key] = value in ("1", "on", "true")
+        elif kind == "choice":
+            wanted = next((c for c in choices if str(c) == value), None)
+            if wanted is None:
+                errors[name] = _("Choose one of the options.")
+            else:
+                options[key] = wanted
+        elif kind == "chips":
+            try:
+                number = int(value)
+            except ValueError:
+                errors[name] = _("Give a whole number of chips, 0 or more.")
+                continue
+            if number < 0:
+                errors[name] = _("Give a whole number of chips, 0 or more.")
+            else:
+                options[key] = number
+        elif kind == "prizes":
+            suits = {rank: post.get(f"opt_{game}_prize_{rank}", "") for rank in ("A", "K", "Q", "J")}
+            options[key] = [rank + suit for rank, suit in suits.items()]
+        elif kind == "suits" and value:
+            options[key] = [part.upper() for part in value.replace(",", " ").split()]
+    return options, errors
+
+
+def _read_players(post: Any, members: list[Member]) -> list[Member]:
+    """Checked members in seat order: by the seat number given, then in list order."""
+    chosen = []
+    for index, member in enumerate(members):
+        if post.get(f"play_{member.pk}") in ("1", "on"):
+            raw = post.get(f"seat_{member.pk}", "").strip()
+            seat = int(raw) if raw.isdigit() else 10_000 + index
+            chosen.append((seat, index, member))
+    return [member for _seat, _index, member in sorted(chosen, key=lambda item: (item[0], item[1]))]
+
+
+@login_required
+def session_new(request: HttpRequest, slug: str) -> HttpResponse:
+    club, role = _club_or_404(request.user, slug)
+    members = list(club.members.filter(active=True).order_by("name"))
+    errors: dict[str, str] = {}
+    form: dict[str, Any] = {"game": request.GET.get("game", "velnias"), "notation": "lt", "stake": "0", "coin": ""}
+    option_values: dict[str, dict[str, Any]] = {}
+    chosen_ids: dict[int, int] = {}
+    status = 200
+    if request.method == "POST":
+        post = request.POST
+        form = {key: post.get(key, "").strip() for key in ("game", "notation", "stake", "coin")}
+        game = form["game"]
+        players = _read_players(post, members)
+        chosen_ids = {member.pk: seat for seat, member in enumerate(players, start=1)}
+        if game not in GAMES:
+            errors["game"] = _("Choose a game.")
+        if form["notation"] not in ("en", "lt"):
+            errors["notation"] = _("Choose how cards are written.")
+        stake = _decimal(form["stake"] or "0")
+        if stake is None or stake < 0:
+            errors["stake"] = _("Give an amount of 0 or more, e.g. 0.10.")
+        coin = _decimal(form["coin"]) if form["coin"] else None
+        if form["coin"] and (coin is None or coin <= 0):
+            errors["coin"] = _("Give the smallest coin as an amount above 0, e.g. 0.05, or leave it empty.")
+        options: dict[str, Any] = {}
+        if game in GAMES:
+            options, option_errors = _read_options(post, game)
+            errors.update(option_errors)
+            option_values[game] = options
+            low, high = GAMES[game].min_players, GAMES[game].max_players
+            if not low <= len(players) <= high:
+                errors["players"] = _("%(game)s is played by %(low)s to %(high)s players; %(count)s chosen.") % {
+                    "game": dict(GAME_CHOICES)[game], "low": low, "high": high, "count": len(players),
+                }
+        if not errors:
+            options["notation"] = form["notation"]
+            try:
+                session = services.session_start(
+                    club=club, game=game, players=players, user=request.user, options=options,
+                    stake=stake or Decimal("0"), coin=coin,
+                )
+            except Refusal as error:
+                errors["form"] = error.message
+                status = error.status if error.status != 404 else 400
+            else:
+                return redirect("deal-new", pk=session.pk)
+        else:
+            status = 400
+    return render(request, "referee/session_new.html", {
+        "club": club, "role": role, "can_record": _can_record(role), "members": members, "errors": errors,
+        "form": form, "games": _rules_context(option_values), "chosen": chosen_ids,
+    }, status=status)
+
+
+def _decimal(text: str) -> Decimal | None:
+    try:
+        value = Decimal(text.replace(",", "."))
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() else None
+
+
+# -- starting a deal -----------------------------------------------------------------------------
+
+
+def _next_dealer(session: Session, players: int) -> int:
+    previous = session.deals.order_by("-number").first()
+    if previous is None:
+        return players - 1
+    rules = GAMES[session.game]
+    return rules.next_dealer(rules.from_dict(previous.state))
+
+
+@login_required
+def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start the next deal, with its dealer shown (and changeable)."""
+    session = selectors.session_for_page(request.user, pk)
+    if session is None:
+        raise Http404(_("Not found."))
+    role = club_role(request.user, session.club)
+    names = selectors.seat_names_of(session)
+    error = None
+    status = 200
+    running = selectors.running_deal(session)
+    if request.method == "POST":
+        raw = request.POST.get("dealer", "")
+        dealer = int(raw) if raw.isdigit() else None
+        try:
+            deal = services.deal_start(session=session, user=request.user, dealer=dealer)
+        except Refusal as refusal:
+            error, status = refusal.message, refusal.status
+        else:
+            return redirect("deal", pk=deal.pk)
+    elif running is not None:
+        return redirect("deal", pk=running.pk)
+    dealer = _next_dealer(session, len(names))
+    return render(request, "referee/deal_new.html", {
+        "session": session, "club": session.club, "names": names, "dealer": dealer,
+        "first_player": (dealer + 1) % len(names), "error": error, "can_record": _can_record(role),
+        "number": session.deals.count() + 1, "seats": list(enumerate(names)),
+    }, status=status)
+
+
+# -- the recording screen -------------------------------------------------------------------------
+
+
+def deal_context(deal: Deal, user: Any, role: str | None, *, errors: dict[str, str] | None = None) -> dict[str, Any]:
+    """Everything the recording screen shows, from the stored snapshot (never a replay)."""
+    session = deal.session
+    names = selectors.seat_names_of(session)
+    rules = GAMES[session.game]
+    state = rules.from_dict(deal.state)
+    view = rules.view(state)
+    notation = session.notation
+    finished = deal.status == DealStatus.FINISHED
+    session_open = session.status == SessionStatus.OPEN
+    can_record = _can_record(role) and session_open
+    entries = selectors.recent_entries(deal, RECENT_ENTRIES)
+    last_entry = entries[0] if entries else None
+    later_deal = finished and session.deals.filter(number__gt=deal.number).exists()
+    totals = selectors.running_totals(session, len(names))
+    outcome = view.get("outcome")
+    players = [
+        {
+            "seat": seat, "name": name, "total": totals[seat],
+            "dealer": seat == deal.dealer, "first": seat == (deal.dealer + 1) % len(names),
+            "points": outcome["points"][seat] if outcome else None,
+            "place": outcome["placements"][seat] if outcome else None,
+        }
+        for seat, name in enumerate(names)
+    ]
+    context: dict[str, Any] = {
+        "deal": deal, "session": session, "club": session.club, "game": session.game, "view": view,
+        "names": names, "notation": notation, "players": players, "finished": finished,
+        "can_record": can_record, "role": role, "session_open": session_open,
+        "last_sentences": presenters.explain_last(session.game, view, names, notation),
+        "undo_label": (
+            presenters.describe_entry(session.game, last_entry.payload, last_entry.result, names, notation)
+            if last_entry is not None and not later_deal else None
+        ),
+        "entries": [
+            {"seq": e.seq, "text": presenters.describe_entry(session.game, e.payload, e.result, names, notation)}
+            for e in entries
+        ],
+        "errors": errors or {},
+        "key": new_key(),
+        "version": _deal_version(deal),
+        "rank_pad": presenters.rank_pad(notation),
+        "suits": [{"letter": s, "symbol": presenters.SUIT_SYMBOLS[s], "name": presenters.suit_name(s)}
+                  for s in "SCDH"],
+        "unit": _unit_label(session.game),
+        "next_dealer": rules.next_dealer(state) if finished else None,
+        "later_deal": later_deal,
+        "stake": session.stake,
+        "js_text": _js_text(names),
+    }
+    extra = {
+        "velnias": _velnias_context, "rukas": _rukas_context, "michigan": _michigan_context,
+        "cheat": _cheat_context, "elgeta": _elgeta_context,
+    }[session.game]
+    context.update(extra(view, names, notation))
+    return context
+
+
+def _js_text(names: list[str]) -> dict[str, Any]:
+    """The few sentences table.js says, in the reader's language."""
+    return {
+        "saving": _("Saving…"),
+        "saved": _("Saved."),
+        "undoing": _("Undoing…"),
+        "undone": _("Undone."),
+        "retrying": _("Not saved yet: the connection failed. Retrying… (the entry is kept on this device)"),
+        "offline": _("Offline: the entry is kept on this device and will be sent when the connection returns."),
+        "resending": _("Sending the entry kept from before the reload…"),
+        "server_error": _("The server could not save the entry (error %(status)s). Retrying…"),
+        "updated": _("Updated from another device."),
+        "changed_elsewhere": _("Another device recorded in this deal: the screen shows the latest state."),
+        "already_played": _("%(name)s has already played %(rank)s this deal."),
+        "not_allowed": _("%(rank)s is not possible for %(name)s here: %(reason)s"),
+        "all_filled": _("Every card is filled in: confirm, or tap a card to change it."),
+        "preview_error": _("The referee would refuse this:"),
+        "starting": _("Starting the next deal…"),
+        "names": names,
+    }
+
+
+def _unit_label(game: str) -> str:
+    return {
+        "elgeta": _("deals won"), "velnias": _("points"), "rukas": _("tricks"), "michigan": _("chips"),
+        "cheat": _("losses"),
+    }[game]
+
+
+def _deal_version(deal: Deal) -> str:
+    """Changes with every entry, undo or correction (undo then re-record keeps seq, not the last id)."""
+    last = Entry.objects.filter(deal=deal).aggregate(last=Max("id"))["last"] or 0
+    return f"{deal.seq}.{last}.{deal.status}"
+
+
+def _velnias_context(view: dict[str, Any], names: list[str], notation: str) -> dict[str, Any]:
+    last = view.get("last")
+    return {
+        "conditions": [
+            {"value": "empty_hand", "label": _("Emptied hand"),
+             "help": _("A player placed their last card and called stop.")},
+            {"value": "last_card", "label": _("Last face-down card"),
+             "help": _("A player turned the 13th face-down card, could not place it and called stop.")},
+            {"value": "blocked", "label": _("Blocked"),
+             "help": _("Nobody can place any card; the fewest cards in hand win.")},
+        ],
+        "hand_size": view["hand_size"],
+        "payments": presenters.velnias_payments(last, names) if last else [],
+        "headline": presenters.velnias_headline(last["condition"], last.get("player"), names) if last else None,
+    }
+
+
+def _rukas_context(view: dict[str, Any], names: list[str], notation: str) -> dict[str, Any]:
+    players = view["players"]
+    leader = view["leader"]
+    order = [(leader + step) % players for step in range(players)]
+    played = view["played"]
+    slots = [
+        {
+            "seat": seat, "name": names[seat], "position": position,
+            "played": " ".join(presenters.show_rank(rank, notation) for rank in played[seat]),
+            "left": 13 - len(played[seat]),
+        }
+        for position, seat in enumerate(order)
+    ]
+    last = view.get("last")
+    return {
+        "slots": slots,
+        "reveal": presenters.rukas_reveal(last, names, notation) if last else [],
+        "last_taker": None if not last or last.get("taker") is None else names[last["taker"]],
+        "trick_number": view["tricks_played"] + 1,
+        "tricks": view["tricks"],
+    }
+
+
+def _michigan_context(view: dict[str, Any], names: list[str], notation: str) -> dict[str, Any]:
+    played = {p["card"]: p for p in view["prizes_played"]}
+    before = view["pot_before"]
+    prizes = []
+    for card in view["prizes"]:
+        taken = played.get(card)
+        prizes.append({
+            "card": card, "chips": view["pot"][card], "carried": before.get(card, 0),
+            "played_by": names[taken["player"]] if taken else None,
+            "taken": bool(taken and taken["taken"]), "taken_chips": taken["chips"] if taken else 0,
+        })
+    def end(value: int | str) -> str:
+        # A movement's end is a seat, or a prize card (its canonical text).
+        return names[value] if isinstance(value, int) else presenters.show_card(value, notation)
+
+    movements = []
+    for move in view.get("movements", []):
+        movements.append({
+            "from": end(move["from"]),
+            "to": end(move["to"]),
+            "chips": move["chips"],
+            "reason": {"ante": _("ante"), "prize": _("prize"), "misplay": _("misplay"),
+                       "payout": _("payout")}.get(move["reason"], move["reason"]),
+        })
+    sequence = view.get("sequence")
+    return {
+        "prizes": prizes,
+        "movements": movements,
+        "pot_total": sum(view["pot"].values()),
+        "net": view["net"],
+        "hand_sizes": view["hand_sizes"],
+        "sequence_card": sequence["card"] if sequence else None,
+        "sequence_next": sequence["next"] if sequence else None,
+        "starter": view.get("starter"),
+        "live": view["live"],
+        "misplayed": view["misplayed"],
+        "cards_left": view.get("cards_left"),
+    }
+
+
+def _cheat_context(view: dict[str, Any], names: list[str], notation: str) -> dict[str, Any]:
+    turn = view.get("turn")
+    out_order = {seat: index + 1 for index, seat in enumerate(view["out"])}
+    return {
+        "turn_name": names[turn] if turn is not None else None,
+        "announce": presenters.show_rank(view["announce"], notation),
+        "announce_canonical": view["announce"],
+        "seats_state": [
+            {"seat": seat, "name": name, "count": view["counts"][seat], "out": out_order.get(seat),
+             "turn": seat == turn, "pending": seat == view.get("pending_last"), "loser": seat == view.get("loser")}
+            for seat, name in enumerate(names)
+        ],
+        "challengers": [{"seat": seat, "name": names[seat]} for seat in view["challengers"]],
+        "last_placer_name": names[view["last_placer"]] if view.get("last_placer") is not None else None,
+        "last_announced": (
+            presenters.show_rank(view["last_announced"], notation) if view.get("last_announced") else None
+        ),
+        "pending_name": names[view["pending_last"]] if view.get("pending_last") is not None else None,
+        "jokers": view["jokers"],
+    }
+
+
+def _elgeta_context(view: dict[str, Any], names: list[str], notation: str) -> dict[str, Any]:
+    return {}
+
+
+def _deal_or_404(user: Any, pk: int) -> tuple[Deal, str | None]:
+    deal = selectors.deal_for_page(user, pk)
+    if deal is None:
+        raise Http404(_("Not found."))
+    return deal, club_role(user, deal.session.club)
+
+
+@login_required
+def deal_page(request: HttpRequest, pk: int) -> HttpResponse:
+    deal, role = _deal_or_404(request.user, pk)
+    if request.method == "POST":
+        return _deal_post(request, deal, role)
+    context = deal_context(deal, request.user, role)
+    if request.GET.get("fragment"):
+        response = render(request, "referee/deal_live.html", context)
+        response["X-Deal-Version"] = context["version"]
+        return response
+    return render(request, "referee/deal.html", context)
+
+
+def _deal_post(request: HttpRequest, deal: Deal, role: str | None) -> HttpResponse:
+    """The recording forms without JavaScript: the same services, then back to the screen."""
+    action = request.POST.get("action", "entry")
+    form_id = request.POST.get("form", "entry")
+    expected = request.POST.get("expected_seq", "")
+    expected_seq = int(expected) if expected.isdigit() else None
+    try:
+        if action == "undo":
+            services.entry_undo(deal_id=deal.pk, user=request.user, expected_seq=expected_seq)
+        else:
+            services.entry_add(
+                deal_id=deal.pk, payload=payload_from_form(request.POST), user=request.user,
+                idempotency_key=request.POST.get("idempotency_key") or None, expected_seq=expected_seq,
+            )
+    except Refusal as error:
+        deal.refresh_from_db()
+        context = deal_context(deal, request.user, role, errors={form_id: error.message})
+        return render(request, "referee/deal.html", context, status=error.status)
+    return redirect("deal", pk=deal.pk)
+
+
+@login_required
+def deal_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """Polling for watchers and a second tablet: 204 while nothing changed (two small queries),
+    else the live part of the screen. ``X-Running-Deal`` names the session's running deal, so a
+    finished deal's watchers follow the table to the next one."""
+    deal, role = _deal_or_404(request.user, pk)
+    version = _deal_version(deal)
+    running = Deal.objects.filter(session_id=deal.session_id, status=DealStatus.RUNNING).values_list("pk", flat=True)
+    running_id = next(iter(running), None)
+    if request.GET.get("v") == version:
+        response = HttpResponse(status=204)
+    else:
+        response = render(request, "referee/deal_live.html", deal_context(deal, request.user, role))
+    response["X-Deal-Version"] = version
+    response["X-Running-Deal"] = str(running_id or "")
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_POST
+def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
+    """What the referee would conclude from an entry, without storing it (the points shown
+    before the scorer confirms). Same checks, same messages; nothing is written."""
+    deal, role = _deal_or_404(request.user, pk)
+    session = deal.session
+    try:
+        if not _can_record(role):
+            raise Refusal(_("Only the club's scorers and admins can record or change play."))
+        try:
+            payload = json.loads(request.body or b"{}")
+        except ValueError as bad:
+            raise Refusal(_("The entry must be a JSON object with a “type”.")) from bad
+        if not isinstance(payload, dict):
+            raise Refusal(_("The entry must be a JSON object with a “type”."))
+        payload.pop("idempotency_key", None)
+        payload.pop("expected_seq", None)
+        rules = GAMES[session.game]
+        names = selectors.seat_names_of(session)
+        try:
+            state = rules.apply(rules.from_dict(deal.state), payload)
+        except IllegalEntry as error:
+            raise refusal_from(error, session, names) from error
+    except Refusal as error:
+        return _json_refusal(error)
+    view = rules.view(state)
+    outcome = view.get("outcome")
+    html = render_to_string("referee/preview.html", {
+        "names": names, "outcome": outcome, "view": view, "game": session.game,
+        "sentences": presenters.explain_last(session.game, view, names, session.notation),
+        "payments": presenters.velnias_payments(view["last"], names) if session.game == "velnias" and view.get("last")
+        else [],
+        "rows": [
+            {"name": name, "points": outcome["points"][seat] if outcome else None}
+            for seat, name in enumerate(names)
+        ],
+    }, request=request)
+    return JsonResponse({"html": html, "points": outcome["points"] if outcome else None})
+
+
+# -- the session (standings, ledger, settlement, summary) ---------------------------------------------
+
+
+@login_required
+@require_POST
+def session_close(request: HttpRequest, pk: int) -> HttpResponse:
+    session = selectors.session_for_page(request.user, pk)
+    if session is None:
+        raise Http404(_("Not found."))
+    try:
+        services.session_close(session=session, user=request.user)
+    except (Refusal, NotFound) as error:
+        from .session_pages import session_page_response
+
+        return session_page_response(request, session, error=error.message, status=error.status)
+    return redirect(reverse("session", args=[session.pk]))

@@ -1,0 +1,473 @@
+/* The recording screen: forms drive the JSON API (POST /api/deals/{id}/entries/) instead of
+   posting the page. Every entry gets its idempotency key when it is created here and is kept
+   in localStorage until the server has it, so a failed request, a reload or a dropped
+   connection resends the very same entry (the server answers a repeated key with the stored
+   entry, never twice). The screen says what is happening: saving, saved, retrying, offline.
+   The live part of the screen is rendered by the server (in the reader's language) and
+   swapped in after each change; watchers poll for changes every few seconds. */
+(function () {
+  "use strict";
+  var screen = document.getElementById("deal");
+  if (!screen) return;
+  var T = JSON.parse(document.getElementById("i18n").textContent);
+  var dealId = screen.dataset.deal;
+  var canRecord = screen.dataset.canRecord === "1";
+  var liveBox = document.getElementById("live");
+  var syncLine = document.getElementById("sync");
+  var storeKey = "kortos.pending." + dealId;
+  var SUITS = "♠♣♦♥";
+  var sending = false;
+  var dirty = false;
+  var version = current().dataset.version;
+  var previewTimer = null;
+
+  function current() { return liveBox.querySelector("[data-live]"); }
+  function seq() { return parseInt(current().dataset.seq, 10); }
+  function fmt(template, params) {
+    return template.replace(/%\((\w+)\)s/g, function (_m, key) { return params[key] == null ? "" : String(params[key]); });
+  }
+  function escapeHtml(text) {
+    var div = document.createElement("div");
+    div.textContent = text;
+    return div.innerHTML;
+  }
+  function setSync(state, text) {
+    syncLine.dataset.state = state;
+    syncLine.textContent = text || "";
+  }
+  function csrf() {
+    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    if (match) return decodeURIComponent(match[1]);
+    var field = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return field ? field.value : "";
+  }
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) {
+      try { return crypto.randomUUID(); } catch (e) { /* not a secure context: fall through */ }
+    }
+    var bytes = new Uint8Array(16);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  // -- the entry, from the form's field names (the server's payload_from_form reads the same) ----
+  function intOrText(value) {
+    var text = String(value).trim();
+    if (text === "") return null;
+    return /^-?\d+$/.test(text) ? parseInt(text, 10) : text;
+  }
+  function payloadFrom(form) {
+    var payload = {};
+    var rounds = {};
+    var byName = {};
+    var order = [];
+    new FormData(form).forEach(function (value, name) {
+      if (!(name in byName)) { byName[name] = []; order.push(name); }
+      byName[name].push(String(value));
+    });
+    order.forEach(function (name) {
+      if (name.indexOf("f:") !== 0) return;
+      var parts = name.split(":");
+      var field = parts[1], kind = parts[2], values = byName[name];
+      var lastValue = values[values.length - 1];
+      if (kind === "str") payload[field] = lastValue.trim();
+      else if (kind === "int") payload[field] = intOrText(lastValue);
+      else if (kind === "ints") payload[field] = values.map(intOrText);
+      else if (kind === "strs") payload[field] = values.map(function (v) { return v.trim(); });
+      else if (kind === "round" && /^\d+$/.test(parts[3] || "")) {
+        (rounds[field] = rounds[field] || {})[parseInt(parts[3], 10)] = values.map(function (v) { return v.trim() || null; });
+      }
+    });
+    Object.keys(rounds).forEach(function (field) {
+      payload[field] = Object.keys(rounds[field]).map(Number).sort(function (a, b) { return a - b; })
+        .map(function (i) { return rounds[field][i]; });
+    });
+    return payload;
+  }
+
+  // -- the pending entry, kept on this device until the server has it -----------------------------
+  function loadPending() {
+    try { return JSON.parse(localStorage.getItem(storeKey) || "null"); } catch (e) { return null; }
+  }
+  function savePending(pending) {
+    try { localStorage.setItem(storeKey, JSON.stringify(pending)); } catch (e) { /* private mode: memory only */ }
+  }
+  function clearPending() {
+    try { localStorage.removeItem(storeKey); } catch (e) { /* nothing kept */ }
+  }
+
+  function post(url, body) {
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRFToken": csrf() },
+      body: JSON.stringify(body)
+    }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        return { status: response.status, data: data };
+      });
+    });
+  }
+
+  function submitEntry(form) {
+    if (sending) return;
+    clearErrors();
+    var pending = {
+      form: form.id, payload: payloadFrom(form), key: newKey(), expected_seq: seq(), at: Date.now()
+    };
+    savePending(pending);
+    send(pending, 1);
+  }
+
+  function send(pending, attempt) {
+    sending = true;
+    if (attempt === 1) setSync("saving", T.saving);
+    var body = Object.assign({}, pending.payload, { idempotency_key: pending.key, expected_seq: pending.expected_seq });
+    post(screen.dataset.apiEntries, body).then(function (result) {
+      if (result.status === 200 || result.status === 201) {
+        clearPending();
+        sending = false;
+        dirty = false;
+        setSync("saved", T.saved);
+        return refresh();
+      }
+      if (result.status >= 500 || result.status === 429) {
+        return retryLater(pending, attempt, fmt(T.server_error, { status: result.status }));
+      }
+      // Refused (400), not allowed (403/404) or stale (409): nothing was stored.
+      clearPending();
+      sending = false;
+      setSync("error", "");
+      var message = (result.data && result.data.error) || ("HTTP " + result.status);
+      if (result.status === 409) {
+        return refresh().then(function () { showError(pending.form, message, pending.payload); });
+      }
+      showError(pending.form, message, pending.payload);
+    }).catch(function () {
+      retryLater(pending, attempt, navigator.onLine === false ? T.offline : T.retrying);
+    });
+  }
+
+  function retryLater(pending, attempt, message) {
+    setSync(navigator.onLine === false ? "offline" : "retrying", message);
+    var delay = Math.min(15000, 1000 * Math.pow(2, attempt - 1));
+    var timer = setTimeout(function () { window.removeEventListener("online", now); send(pending, attempt + 1); }, delay);
+    function now() { clearTimeout(timer); window.removeEventListener("online", now); send(pending, attempt + 1); }
+    window.addEventListener("online", now);
+  }
+
+  function undo(form) {
+    if (sending) return;
+    clearErrors();
+    sending = true;
+    setSync("saving", T.undoing);
+    post(screen.dataset.apiUndo, { expected_seq: seq() }).then(function (result) {
+      sending = false;
+      if (result.status === 200) {
+        setSync("saved", T.undone);
+        return refresh();
+      }
+      setSync("error", "");
+      var message = (result.data && result.data.error) || ("HTTP " + result.status);
+      if (result.status === 409) return refresh().then(function () { showError("form-undo", message); });
+      showError("form-undo", message);
+    }).catch(function () {
+      sending = false;
+      setSync("error", T.retrying);
+      showError("form-undo", T.offline);
+    });
+  }
+
+  function nextDeal(form) {
+    if (sending) return;
+    clearErrors();
+    sending = true;
+    setSync("saving", T.starting);
+    var dealer = form.querySelector('input[name="dealer"]:checked');
+    post(screen.dataset.apiNext, dealer ? { dealer: parseInt(dealer.value, 10) } : {}).then(function (result) {
+      sending = false;
+      if (result.status === 201 && result.data.id) {
+        window.location.assign(screen.dataset.dealUrlTemplate.replace("/0/", "/" + result.data.id + "/"));
+        return;
+      }
+      setSync("error", "");
+      showError("form-next", (result.data && result.data.error) || ("HTTP " + result.status));
+    }).catch(function () {
+      sending = false;
+      form.submit(); // the page's own form does the same without the API
+    });
+  }
+
+  // -- errors next to the control that caused them ---------------------------------------------------
+  function clearErrors() {
+    liveBox.querySelectorAll("[data-error-for], [data-error-for-player]").forEach(function (slot) { slot.textContent = ""; });
+    liveBox.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
+  }
+
+  function showError(formId, message) {
+    var key = String(formId || "").replace(/^form-/, "");
+    var form = document.getElementById("form-" + key);
+    var target = null;
+    if (form) {
+      // A refusal that names exactly one player goes next to that player's input.
+      var matches = [];
+      form.querySelectorAll("[data-error-for-player]").forEach(function (slot) {
+        var name = slot.dataset.errorForPlayer;
+        if (name && message.indexOf(name) >= 0) matches.push(slot);
+      });
+      matches = matches.filter(function (slot) {
+        return !matches.some(function (other) {
+          return other !== slot && other.dataset.errorForPlayer.indexOf(slot.dataset.errorForPlayer) >= 0;
+        });
+      });
+      var names = matches.map(function (s) { return s.dataset.errorForPlayer; });
+      if (matches.length === 1 && names.length === 1) target = matches[0];
+      if (!target) target = form.querySelector('[data-error-for="' + key + '"]');
+    }
+    if (!target) target = liveBox.querySelector('[data-error-for="' + key + '"]') || liveBox.querySelector('[data-error-for="undo"]');
+    if (!target) { setSync("error", message); return; }
+    target.textContent = message;
+    var row = target.closest("[data-player-name], .slot, form");
+    var input = row && row.querySelector("input:not([type=hidden]):not([type=radio])");
+    if (input && target.hasAttribute("data-error-for-player")) input.setAttribute("aria-invalid", "true");
+    target.scrollIntoView({ block: "nearest" });
+  }
+
+  // -- swapping in the server's rendering of the new state ------------------------------------------
+  function swap(html) {
+    var open = {};
+    liveBox.querySelectorAll("details[data-keep-open]").forEach(function (d) { open[d.dataset.keepOpen] = d.open; });
+    liveBox.innerHTML = html;
+    liveBox.querySelectorAll("details[data-keep-open]").forEach(function (d) {
+      if (d.dataset.keepOpen in open && !d.querySelector(".error:not(:empty)")) d.open = open[d.dataset.keepOpen];
+    });
+    version = current().dataset.version;
+    dirty = false;
+    setup();
+  }
+
+  function refresh() {
+    return fetch(screen.dataset.liveUrl, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+      if (response.status !== 200) return;
+      return response.text().then(swap);
+    }).catch(function () { /* the next poll brings it */ });
+  }
+
+  function poll() {
+    if (sending || document.hidden) return;
+    fetch(screen.dataset.liveUrl + "?v=" + encodeURIComponent(version), { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        var running = response.headers.get("X-Running-Deal");
+        var finished = current().dataset.status === "finished";
+        if (running && running !== dealId && finished && !dirty) {
+          window.location.assign(screen.dataset.dealUrlTemplate.replace("/0/", "/" + running + "/"));
+          return;
+        }
+        if (response.status !== 200 || sending) return;
+        return response.text().then(function (html) {
+          var wasDirty = dirty;
+          swap(html);
+          setSync("idle", wasDirty ? T.changed_elsewhere : T.updated);
+        });
+      }).catch(function () { /* offline: try again later */ });
+  }
+
+  // -- card pads and slots -----------------------------------------------------------------------------
+  function splitCard(value) {
+    var text = String(value || "").trim();
+    var suit = "";
+    if (text && SUITS.indexOf(text.charAt(text.length - 1)) >= 0) { suit = text.charAt(text.length - 1); text = text.slice(0, -1); }
+    else if (text && SUITS.indexOf(text.charAt(0)) >= 0) { suit = text.charAt(0); text = text.slice(1); }
+    return { rank: text.trim(), suit: suit };
+  }
+  function slotsOf(form) { return Array.prototype.slice.call(form.querySelectorAll("[data-card-input]")); }
+  function activeInput(form) {
+    var slot = form.querySelector(".slot.is-active [data-card-input]");
+    return slot || slotsOf(form).find(function (i) { return !i.value && !i.disabled; }) || slotsOf(form)[0];
+  }
+  function markActive(form, input) {
+    form.querySelectorAll(".slot.is-active").forEach(function (s) { s.classList.remove("is-active"); });
+    if (!input) return;
+    var slot = input.closest(".slot");
+    if (slot) slot.classList.add("is-active");
+    updatePad(form, input);
+  }
+  function updatePad(form, input) {
+    var slot = input && input.closest(".slot");
+    var played = slot && slot.dataset.played ? slot.dataset.played.split(" ") : [];
+    var allowed = slot && slot.dataset.allowed ? slot.dataset.allowed.split(" ") : null;
+    form.querySelectorAll("[data-rank-pad] [data-rank]").forEach(function (button) {
+      var rank = button.dataset.rank;
+      var blocked = played.indexOf(rank) >= 0 || (allowed !== null && allowed.indexOf(rank) < 0 && rank !== "X");
+      button.setAttribute("aria-disabled", blocked ? "true" : "false");
+    });
+  }
+  function needsSuit(input) { return input.hasAttribute("data-needs-suit"); }
+  function advance(form, input) {
+    var inputs = slotsOf(form).filter(function (i) { return !i.disabled; });
+    var start = inputs.indexOf(input);
+    for (var step = 1; step <= inputs.length; step++) {
+      var next = inputs[(start + step) % inputs.length];
+      if (!next.value) { markActive(form, next); return; }
+    }
+    markActive(form, null);
+    var msg = form.querySelector("[data-pad-msg]");
+    if (msg && inputs.length > 1) msg.textContent = T.all_filled;
+  }
+  function padClick(button) {
+    var form = button.closest("form");
+    var input = activeInput(form);
+    if (!input) return;
+    var msg = form.querySelector("[data-pad-msg]");
+    if (msg) msg.textContent = "";
+    var slot = input.closest(".slot");
+    if (button.hasAttribute("data-clear")) {
+      input.value = "";
+      markActive(form, input);
+      return;
+    }
+    if (button.getAttribute("aria-disabled") === "true") {
+      if (msg) {
+        var name = slot ? slot.dataset.playerName : "";
+        var reason = slot && slot.dataset.reason;
+        msg.textContent = reason ? fmt(T.not_allowed, { rank: button.textContent, name: name, reason: reason })
+          : fmt(T.already_played, { name: name, rank: button.textContent });
+      }
+      return;
+    }
+    var card = splitCard(input.value);
+    if (button.dataset.rank != null) card.rank = button.dataset.rank;
+    if (button.dataset.suit != null) card.suit = button.dataset.suit;
+    input.value = card.rank === "X" ? "X" : card.rank + card.suit;
+    input.removeAttribute("aria-invalid");
+    dirty = true;
+    var complete = card.rank && (!needsSuit(input) || card.suit || card.rank === "X");
+    if (complete && slotsOf(form).length > 1) advance(form, input);
+    else markActive(form, input);
+  }
+
+  // -- steppers -----------------------------------------------------------------------------------------
+  function clampStepper(input) {
+    var min = parseInt(input.dataset.min || input.min || "0", 10);
+    var max = parseInt(input.max || "99", 10);
+    var value = parseInt(input.value, 10);
+    if (isNaN(value)) value = min;
+    value = Math.max(min, Math.min(max, value));
+    input.value = String(value);
+    var row = input.closest(".stepper");
+    if (row) {
+      var down = row.querySelector('[data-step="-1"]');
+      var up = row.querySelector('[data-step="1"]');
+      if (down) down.disabled = input.readOnly || value <= min;
+      if (up) up.disabled = input.readOnly || value >= max;
+    }
+  }
+  function step(button) {
+    var input = document.getElementById(button.getAttribute("aria-controls"));
+    if (!input || input.readOnly) return;
+    var value = parseInt(input.value, 10);
+    input.value = String((isNaN(value) ? 0 : value) + parseInt(button.dataset.step, 10));
+    clampStepper(input);
+    dirty = true;
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  // -- Pašėlęs Velnias and Michigan: the caller's count follows the ending ---------------------------
+  function zeroSeat(form, seat, zero) {
+    form.querySelectorAll("[data-count-seat]").forEach(function (input) {
+      var mine = seat !== null && input.dataset.countSeat === String(seat);
+      if (mine && zero) {
+        input.dataset.min = "0";
+        input.value = "0";
+        input.readOnly = true;
+      } else {
+        input.dataset.min = "1";
+        input.readOnly = false;
+        if (input.value === "0") input.value = "1";
+      }
+      clampStepper(input);
+    });
+  }
+  function velniasSync(form) {
+    var condition = form.querySelector("[data-condition]:checked");
+    var caller = form.querySelector("[data-caller-seat]:checked");
+    var fieldset = form.querySelector("[data-caller]");
+    var blocked = condition && condition.value === "blocked";
+    if (fieldset) {
+      fieldset.disabled = !!blocked;
+      var help = fieldset.querySelector("[data-caller-help-blocked]");
+      if (help) help.hidden = !blocked;
+    }
+    zeroSeat(form, caller && !blocked ? caller.value : null, condition && condition.value === "empty_hand");
+  }
+  function michiganOutSync(form) {
+    var out = form.querySelector("[data-out-seat]:checked");
+    zeroSeat(form, out ? out.value : null, true);
+  }
+  function schedulePreview(form) {
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(function () { runPreview(form); }, 200);
+  }
+  function runPreview(form) {
+    var box = form.querySelector("[data-preview-box]");
+    if (!box) return;
+    var payload = payloadFrom(form);
+    if (!payload.condition || (payload.condition !== "blocked" && payload.player == null)) {
+      box.hidden = true;
+      return;
+    }
+    post(screen.dataset.previewUrl, payload).then(function (result) {
+      box.hidden = false;
+      if (result.status === 200) box.innerHTML = result.data.html;
+      else box.innerHTML = '<p class="error">' + escapeHtml(T.preview_error + " " + (result.data.error || "")) + "</p>";
+    }).catch(function () { box.hidden = true; });
+  }
+
+  // -- wiring (delegated, so it survives every swap) -------------------------------------------------
+  function setup() {
+    liveBox.querySelectorAll("form[data-slots]").forEach(function (form) {
+      markActive(form, activeInput(form));
+    });
+    liveBox.querySelectorAll(".stepper input").forEach(clampStepper);
+    liveBox.querySelectorAll("form[data-preview]").forEach(velniasSync);
+    liveBox.querySelectorAll("form[data-out]").forEach(michiganOutSync);
+  }
+
+  liveBox.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.hasAttribute("data-entry")) { event.preventDefault(); submitEntry(form); }
+    else if (form.hasAttribute("data-undo")) { event.preventDefault(); undo(form); }
+    else if (form.hasAttribute("data-next-deal")) { event.preventDefault(); nextDeal(form); }
+  });
+  liveBox.addEventListener("click", function (event) {
+    var button = event.target.closest("button");
+    if (!button) return;
+    if (button.closest("[data-rank-pad], [data-suit-pad]")) { event.preventDefault(); padClick(button); }
+    else if (button.hasAttribute("data-step")) { event.preventDefault(); step(button); }
+  });
+  liveBox.addEventListener("focusin", function (event) {
+    var input = event.target.closest("[data-card-input]");
+    if (input) markActive(input.closest("form"), input);
+  });
+  liveBox.addEventListener("change", function (event) {
+    var form = event.target.closest("form");
+    if (!form) return;
+    if (form.hasAttribute("data-entry")) dirty = true;
+    if (event.target.matches(".stepper input")) clampStepper(event.target);
+    if (form.hasAttribute("data-preview")) { velniasSync(form); schedulePreview(form); }
+    if (form.hasAttribute("data-out")) michiganOutSync(form);
+  });
+  liveBox.addEventListener("input", function (event) {
+    var form = event.target.closest("form[data-entry]");
+    if (form) dirty = true;
+  });
+
+  setup();
+  var kept = loadPending();
+  if (kept && canRecord) {
+    setSync("retrying", T.resending);
+    send(kept, 1);
+  }
+  setInterval(poll, canRecord ? 3000 : 2000);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
+})();
