@@ -12,3 +12,7 @@ urlpatterns = [
     path("", include("scoring.summary_views")),
     path("", include("referee.urls")),
 ]
+
+# The API answers unknown addresses and crashes in its one error format, {"error": ...}.
+handler404 = "referee.api.errors.not_found"
+handler500 = "referee.api.errors.server_error"

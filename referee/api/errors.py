@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -47,3 +48,25 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         detail = getattr(exc, "detail", None)
         response.data = {"error": _first_message(detail) if detail is not None else str(exc)}
     return response
+
+
+# Requests that never reach a DRF view (an /api/ address no URL pattern matches, or a crash
+# outside DRF's handler) would otherwise get Django's HTML pages; API clients get the one
+# error format everywhere, the pages keep theirs.
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse({"error": _("Not found.")}, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse({"error": _("Something went wrong on our side; nothing was stored. Try again.")},
+                            status=500)
+    return defaults.server_error(request)

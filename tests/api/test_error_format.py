@@ -1,0 +1,54 @@
+"""The one error format holds where no DRF view answers: unknown /api/ addresses, crashes,
+and errors of endpoints that can also answer in CSV (found by the schemathesis run)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import path
+
+from config.urls import urlpatterns as project_urls
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def scorer_api(api: Any, club_setup: dict[str, Any]) -> Any:
+    client = api(club_setup["users"]["scorer"])
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    return client
+
+
+def test_an_unknown_api_address_is_a_json_404(scorer_api: Any) -> None:
+    response = scorer_api.get("/api/clubs/+J%C3%99/")
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"error": "Not found."}
+
+
+def test_an_unknown_page_is_still_an_html_404() -> None:
+    response = Client().get("/no-such-page/")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
+
+
+def _crash(request: Any) -> Any:
+    raise RuntimeError("boom")
+
+
+urlpatterns = [path("api/crash/", _crash), path("crash/", _crash), *project_urls]
+handler404 = "referee.api.errors.not_found"
+handler500 = "referee.api.errors.server_error"
+
+
+@pytest.mark.urls(__name__)
+def test_a_crash_under_api_is_a_json_500_and_a_page_crash_stays_html() -> None:
+    client = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE="en")
+    response = client.get("/api/crash/")
+    assert response.status_code == 500
+    assert response.json() == {"error": "Something went wrong on our side; nothing was stored. Try again."}
+    page = client.get("/crash/")
+    assert page.status_code == 500
+    assert page["Content-Type"].startswith("text/html")
