@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views import defaults
 from rest_framework import exceptions, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -27,6 +28,17 @@ def _first_message(detail: Any) -> str:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    response = _error_response(exc, context)
+    request = context.get("request")
+    # An error is JSON even when the client asked for CSV (the standings etc. speak both):
+    # a spreadsheet with one "error" cell is not the documented format.
+    if response is not None and getattr(getattr(request, "accepted_renderer", None), "format", None) == "csv":
+        request.accepted_renderer = JSONRenderer()  # type: ignore[union-attr]
+        request.accepted_media_type = JSONRenderer.media_type  # type: ignore[union-attr]
+    return response
+
+
+def _error_response(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, Refusal):
         body: dict[str, Any] = {"error": exc.message, **exc.extra}
         return Response(body, status=exc.status)

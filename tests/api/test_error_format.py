@@ -52,3 +52,23 @@ def test_a_crash_under_api_is_a_json_500_and_a_page_crash_stays_html() -> None:
     page = client.get("/crash/")
     assert page.status_code == 500
     assert page["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize("address", [
+    "/api/clubs/nowhere/leaderboard/?format=csv",
+    "/api/sessions/999999/standings/?format=csv",
+    "/api/sessions/999999/ledger/?format=csv",
+    "/api/sessions/999999/settlement/?format=csv",
+])
+def test_errors_of_csv_endpoints_are_json_too(scorer_api: Any, address: str) -> None:
+    response = scorer_api.get(address)
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"error": "Not found."}
+
+
+def test_errors_are_json_when_the_client_accepts_only_csv(scorer_api: Any) -> None:
+    response = scorer_api.get("/api/sessions/999999/standings/", HTTP_ACCEPT="text/csv")
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"error": "Not found."}
