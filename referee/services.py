@@ -200,8 +200,14 @@ class EntryAdded:
 
 
 def _lock_deal(deal_id: int) -> Deal:
+    # Lock the deal and its session (closing waits for a recording in flight), never the club:
+    # a plain FOR UPDATE over the join would lock the club row and serialise every table of it.
     try:
-        return Deal.objects.select_for_update().select_related("session", "session__club").get(pk=deal_id)
+        return (
+            Deal.objects.select_for_update(of=("self", "session"))
+            .select_related("session", "session__club")
+            .get(pk=deal_id)
+        )
     except Deal.DoesNotExist as missing:
         raise NotFound(_("Not found.")) from missing
 
