@@ -1,0 +1,64 @@
+"""Mičiganas in the browser: the prize board with the chips on each card, a prize taken, who
+went out with the cards left (the payout), and the session's zero-sum check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from referee import services
+from scoring.models import DealResult
+
+from .conftest import check_a11y, shoot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_prize_and_a_payout(open_page: Any, club_setup: dict[str, Any]) -> None:
+    m = club_setup["members"]
+    session = services.session_start(club=club_setup["club"], game="michigan", user=club_setup["users"]["scorer"],
+                                     players=[m["admin"], m["scorer"], m["member"], m["Petras"]])
+    deal = services.deal_start(session=session, user=club_setup["users"]["scorer"])
+    page = open_page(club_setup["users"]["scorer"])
+    page.goto(f"/deals/{deal.pk}/")
+    # Everyone antes 1 on each prize card, the dealer (Petras) 2: 5 chips on each.
+    assert page.locator(".prize .chips").all_inner_texts() == ["5", "5", "5", "5"]
+    shoot(page, "michigan-1-board")
+    check_a11y(page)
+
+    page.get_by_role("radio", name="A♠: 5 chips").check()
+    page.locator("#form-prize").get_by_role("radio", name="Jonas", exact=True).check()
+    page.get_by_role("button", name="Record the prize").click()
+    page.locator("[data-conclusion]", has_text="takes").wait_for()
+    assert page.locator("[data-conclusion]").inner_text() == "Jonas takes 5 chips from the prize card A♠."
+    assert page.locator(".prize .chips").all_inner_texts() == ["0", "5", "5", "5"]
+    assert page.locator(".prize .who").first.inner_text() == "Jonas took 5"
+    shoot(page, "michigan-2-prize")
+
+    # Rūta plays her last card; the others hold 3, 2 and 1.
+    form = page.locator("#form-out")
+    form.get_by_role("radio", name="Rūta", exact=True).check()
+    assert page.locator("#left-2").input_value() == "0"
+    page.get_by_role("button", name="One card more for Ona").click()
+    page.get_by_role("button", name="One card more for Ona").click()
+    page.get_by_role("button", name="One card more for Jonas").click()
+    page.get_by_role("button", name="Record who went out").click()
+    page.get_by_role("heading", name="Deal 1 is over").wait_for()
+    assert page.locator("[data-conclusion]").inner_text() == (
+        "Rūta went out: the others pay 1 chip per card left, 6 chips in all. The deal is over."
+    )
+    # Antes -4 each (Petras -8), Jonas's prize +5, the payout of 3 + 2 + 1 to Rūta.
+    points = [-7, -1, 2, -9]
+    assert [r.points for r in DealResult.objects.filter(deal=deal).order_by("seat")] == points
+    rows = page.locator(".result-table tbody tr")
+    assert [rows.nth(i).locator("td").first.inner_text() for i in range(4)] == ["−7", "−1", "+2", "−9"]
+    shoot(page, "michigan-3-finished")
+    check_a11y(page)
+
+    page.get_by_role("link", name="Scores and settlement").click()
+    check = page.locator("[data-zero-sum]")
+    check.wait_for()
+    assert check.inner_text() == "Zero-sum check: players -15 + prize cards 15 = 0 ✓"
+    shoot(page, "michigan-4-session")
+    check_a11y(page)

@@ -1,0 +1,140 @@
+"""Rūkas in the browser: a seed trick tapped in on the rank pad, its explanation, undo, and a
+reload in the middle of the deal losing nothing."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from referee import services
+from referee.models import Entry
+
+from .conftest import check_a11y, shoot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def start_rukas(club_setup: dict[str, Any]) -> Any:
+    m = club_setup["members"]
+    session = services.session_start(
+        club=club_setup["club"], game="rukas", user=club_setup["users"]["scorer"],
+        players=[m["admin"], m["scorer"], m["member"], m["Petras"], m["Asta"]], options={"notation": "lt"},
+    )
+    return services.deal_start(session=session, user=club_setup["users"]["scorer"])
+
+
+def tap_trick(page: Any, ranks: list[str]) -> None:
+    pad = page.locator("[data-rank-pad]")
+    for rank in ranks:
+        pad.get_by_role("button", name=rank, exact=True).click()
+
+
+def test_a_seed_trick_is_explained_then_undone(open_page: Any, club_setup: dict[str, Any]) -> None:
+    deal = start_rukas(club_setup)
+    page = open_page(club_setup["users"]["scorer"])
+    page.goto(f"/deals/{deal.pk}/")
+    shoot(page, "rukas-1-empty")
+    check_a11y(page)
+    tap_trick(page, ["3", "9", "9", "V", "4"])
+    slots = page.locator("[data-card-input]")
+    assert [slots.nth(i).input_value() for i in range(5)] == ["3", "9", "9", "V", "4"]
+    page.get_by_role("button", name="Record the trick").click()
+    page.get_by_text("Petras takes", exact=True).wait_for()
+    assert page.locator("[data-conclusion]").inner_text() == (
+        "Petras takes the trick with V: the cards 9 of Jonas, Rūta cancel each other; V is the highest card in play."
+    )
+    assert page.locator("#sync").inner_text() == "Saved."
+    assert [e.payload for e in Entry.objects.filter(deal=deal, active=True)] == [
+        {"type": "trick", "cards": ["3", "9", "9", "V", "4"]}
+    ]
+    shoot(page, "rukas-2-taken")
+    check_a11y(page)
+
+    page.get_by_role("button", name=re.compile("Undo: the trick 3 9 9 V 4")).click()
+    page.get_by_text("Trick 1 of 13 · Ona reveals first").wait_for()
+    assert page.locator("#sync").inner_text() == "Undone."
+    assert Entry.objects.filter(deal=deal, active=True).count() == 0
+    assert page.locator("[data-conclusion]").count() == 0
+    assert page.js_errors == []
+
+
+def test_a_played_rank_is_refused_on_the_pad_and_by_the_referee(open_page: Any, club_setup: dict[str, Any]) -> None:
+    deal = start_rukas(club_setup)
+    services.entry_add(deal_id=deal.pk, payload={"type": "trick", "cards": ["3", "9", "9", "V", "4"]},
+                       user=club_setup["users"]["scorer"])
+    page = open_page(club_setup["users"]["scorer"])
+    page.goto(f"/deals/{deal.pk}/")
+    # Petras took the trick and reveals first: his V is spent, so the pad refuses it and says why.
+    assert page.get_by_text("Trick 2 of 13 · Petras reveals first").is_visible()
+    v_button = page.locator("[data-rank-pad]").get_by_role("button", name="V", exact=True)
+    assert v_button.get_attribute("aria-disabled") == "true"
+    v_button.click(force=True)  # a tap on a disabled rank still explains itself
+    assert page.locator("[data-pad-msg]").inner_text() == "Petras has already played V this deal."
+    # Typed anyway, the referee refuses it, next to Petras's card.
+    page.locator("#card-3").fill("V")
+    for seat, rank in ((4, "2"), (0, "K"), (1, "D"), (2, "T")):
+        page.locator(f"#card-{seat}").fill(rank)
+    page.locator("#card-2").press("Enter")
+    error = page.locator('[data-error-for-player="Petras"]')
+    error.wait_for()
+    assert error.inner_text() == (
+        "Petras has already played their V this deal; they still hold 2, 3, 4, 5, 6, 7, 8, 9, 10, D, K, T."
+    )
+    assert page.locator("#card-3").get_attribute("aria-invalid") == "true"
+    assert Entry.objects.filter(deal=deal, active=True).count() == 1
+    shoot(page, "rukas-3-refused")
+
+
+def test_a_reload_in_the_middle_of_a_deal_loses_nothing(open_page: Any, club_setup: dict[str, Any]) -> None:
+    deal = start_rukas(club_setup)
+    page = open_page(club_setup["users"]["scorer"])
+    page.goto(f"/deals/{deal.pk}/")
+    tap_trick(page, ["3", "9", "9", "V", "4"])
+    page.get_by_role("button", name="Record the trick").click()
+    page.get_by_text("Petras takes", exact=True).wait_for()
+    # The network drops: the next trick's requests fail, the screen says it keeps retrying.
+    page.route("**/api/deals/*/entries/", lambda route: route.abort())
+    tap_trick(page, ["K", "D", "10", "8", "2"])
+    page.get_by_role("button", name="Record the trick").click()
+    page.wait_for_function("document.querySelector('#sync').dataset.state === 'retrying'")
+    assert "Retrying" in page.locator("#sync").inner_text()
+    assert "kept on this device" in page.locator("#sync").inner_text()
+    kept = page.evaluate(f"JSON.parse(localStorage.getItem('kortos.pending.{deal.pk}'))")
+    assert kept["payload"] == {"type": "trick", "cards": ["K", "D", "10", "8", "2"]}
+    shoot(page, "rukas-4-retrying")
+    # The scorer reloads with the connection back: the kept entry is sent with its key, once.
+    page.unroute("**/api/deals/*/entries/")
+    page.reload()
+    page.get_by_text("Trick 3 of 13").wait_for()
+    page.wait_for_function("document.querySelector('#sync').dataset.state === 'saved'")
+    entries = list(Entry.objects.filter(deal=deal, active=True).order_by("seq"))
+    assert [e.payload["cards"] for e in entries] == [["3", "9", "9", "V", "4"], ["K", "D", "10", "8", "2"]]
+    assert entries[1].idempotency_key == kept["key"]
+    assert page.evaluate(f"localStorage.getItem('kortos.pending.{deal.pk}')") is None
+
+
+def test_a_lost_response_is_retried_with_the_same_key_and_stored_once(
+    open_page: Any, club_setup: dict[str, Any]
+) -> None:
+    deal = start_rukas(club_setup)
+    page = open_page(club_setup["users"]["scorer"])
+    page.goto(f"/deals/{deal.pk}/")
+    lost = []
+
+    def lose_first_response(route: Any) -> None:
+        if not lost:
+            lost.append(route.fetch())  # the server stores the entry, but the tablet never hears back
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/api/deals/*/entries/", lose_first_response)
+    tap_trick(page, ["3", "9", "9", "V", "4"])
+    page.get_by_role("button", name="Record the trick").click()
+    page.get_by_text("Petras takes", exact=True).wait_for()
+    assert lost[0].status == 201
+    entries = list(Entry.objects.filter(deal=deal))
+    assert len(entries) == 1 and entries[0].seq == 1
+    assert page.locator("#sync").inner_text() == "Saved."
