@@ -47,9 +47,27 @@ class RateLimitedLoginView(auth_views.LoginView):
             form = self.get_form()
             form.errors.clear()
             form.add_error(None, _("Too many failed sign-ins. Wait a few minutes and try again."))
-            return self.render_to_response(self.get_context_data(form=form), status=429)
+            return self.render_to_response(self.get_context_data(form=form, locked_out=True), status=429)
         return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form: Any) -> HttpResponse:
         record_failure(self.request)
         return super().form_invalid(form)
+
+
+def rate_limit_admin_login(site: Any) -> None:
+    """The admin's own sign-in form counts against the same limit: otherwise it would be a
+    way round it for anyone guessing passwords."""
+    original = site.login
+
+    def login(request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        if request.method == "POST" and too_many_failures(request):
+            return HttpResponse(_("Too many failed sign-ins. Wait a few minutes and try again."), status=429,
+                                content_type="text/plain; charset=utf-8")
+        response = original(request, extra_context)
+        # The admin re-renders the form (200) on a wrong password and redirects on success.
+        if request.method == "POST" and response.status_code == 200:
+            record_failure(request)
+        return response
+
+    site.login = login

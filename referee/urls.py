@@ -4,9 +4,10 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import session_pages, views
+from .login import RateLimitedLoginView
 
 urlpatterns = [
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", RateLimitedLoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
