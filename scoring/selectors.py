@@ -33,6 +33,9 @@ from .results import PAIRWISE_GAMES, m3_movements
 from .settlement import fewest_transfers, round_to_coin
 
 DEFAULT_MIN_DEALS = 10
+#: A deal's snapshot and options are large and not needed to sum results (a 200-deal session
+#: would decode every snapshot twice for the summary).
+_DEAL_BODY = ("deal__state", "deal__options")
 PERIODS = ("all", "year", "month", "custom")
 
 
@@ -95,7 +98,8 @@ def standings(session: Session) -> dict[str, Any]:
     game = session.game
     unit, label = _unit(game)
     rows: dict[int, dict[str, Any]] = {}
-    for r in DealResult.objects.filter(session=session).select_related("deal").order_by("deal__number", "seat"):
+    results = DealResult.objects.filter(session=session).select_related("deal").defer(*_DEAL_BODY)
+    for r in results.order_by("deal__number", "seat"):
         row = rows.setdefault(r.deal_id, {
             "deal": r.deal.number, "id": r.deal_id, "dealer": r.deal.dealer,
             "values": [0] * n, "placements": [0] * n, "money": [Decimal(0)] * n,
@@ -256,7 +260,8 @@ def settlement(session: Session) -> dict[str, Any]:
     game = session.game
     per_deal: dict[int, list[tuple[int, Decimal]]] = defaultdict(list)  # seat -> (deal number, money)
     nets = [Decimal(0)] * n
-    for r in DealResult.objects.filter(session=session).select_related("deal").order_by("deal__number", "seat"):
+    results = DealResult.objects.filter(session=session).select_related("deal").defer(*_DEAL_BODY)
+    for r in results.order_by("deal__number", "seat"):
         nets[r.seat] += r.money
         if r.money:
             per_deal[r.seat].append((r.deal.number, r.money))
