@@ -195,6 +195,13 @@ def _explain_rukas(view: Mapping[str, Any], last: Mapping[str, Any], names: Sequ
             _("%(lower)s of %(name)s, one rank lower, takes from %(higher)s")
             % {"lower": rank(lower), "name": name_of(names, lower), "higher": rank(higher)}
         )
+    low = RANKS_EN.index(rank_of[taker]) if rank_of[taker] in RANKS_EN else 0
+    if basis != "ace" and low > 0:
+        # Why the chain stops here: nothing one rank lower is live (an ace is never taken from).
+        reasons.append(
+            _("no %(below)s is in play to take from %(rank)s")
+            % {"below": show_rank(RANKS_EN[low - 1], notation), "rank": rank(taker)}
+        )
     sentences = [
         _("%(name)s takes the trick with %(rank)s: %(reasons)s.")
         % {"name": name_of(names, taker), "rank": rank(taker), "reasons": "; ".join(reasons)}

@@ -43,7 +43,8 @@ def test_a_seed_trick_is_explained_then_undone(open_page: Any, club_setup: dict[
     page.get_by_role("button", name="Record the trick").click()
     page.get_by_text("Petras takes", exact=True).wait_for()
     assert page.locator("[data-conclusion]").inner_text() == (
-        "Petras takes the trick with V: the cards 9 of Jonas, Rūta cancel each other; V is the highest card in play."
+        "Petras takes the trick with V: the cards 9 of Jonas, Rūta cancel each other; V is the highest card in play; "
+        "no 10 is in play to take from V."
     )
     assert page.locator("#sync").inner_text() == "Saved."
     assert [e.payload for e in Entry.objects.filter(deal=deal, active=True)] == [
