@@ -22,7 +22,8 @@ def test_the_checker_reports_each_kind_of_problem(browser: Any) -> None:
     )
     with pytest.raises(AssertionError, match="without an accessible name"):
         check_a11y(page)
-    page.set_content('<body style="background:#fff;color:#000"><button style="width:30px;height:30px">x</button></body>')
+    page.set_content('<body style="background:#fff;color:#000">'
+                     '<button style="width:30px;height:30px">x</button></body>')
     with pytest.raises(AssertionError, match="touch targets under 44 px: \\['30x30"):
         check_a11y(page)
     page.set_content('<body style="background:#fff;color:#000"><p style="color:#bbb">faint</p></body>')
