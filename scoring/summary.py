@@ -54,15 +54,17 @@ Progress = Callable[[int], None]
 
 
 def gather(session: Session) -> dict[str, Any]:
-    """The facts a summary is built from, JSON-safe. Five queries whatever the session's size."""
+    """The facts a summary is built from, JSON-safe, in a fixed number of queries.
+
+    Only the entry fields a highlight needs are read (JSON keys extracted by the database),
+    never whole entries: a session can hold thousands of them.
+    """
     session = Session.objects.select_related("club").get(pk=session.pk)
     seats = list(session.seats.select_related("member").order_by("number"))
     players = [{"seat": seat.number, "name": seat.member.name, "member": seat.member_id} for seat in seats]
     game = session.game
     finished = list(
-        session.deals.filter(status=DealStatus.FINISHED)
-        .order_by("number")
-        .values_list("id", "number", "dealer", *(("state",) if game == "michigan" else ()))
+        session.deals.filter(status=DealStatus.FINISHED).order_by("number").values_list("id", "number", "dealer")
     )
     results: dict[int, list[tuple[int, int, int, bool]]] = {}
     for deal_id, seat, points, placement, won in (
@@ -71,8 +73,7 @@ def gather(session: Session) -> dict[str, Any]:
     ):
         results.setdefault(deal_id, []).append((seat, points, placement, won))
     deals = []
-    for row in finished:
-        deal_id, number, dealer = row[0], row[1], row[2]
+    for deal_id, number, dealer in finished:
         rows = results.get(deal_id, [])
         deals.append({
             "number": number,
@@ -83,14 +84,18 @@ def gather(session: Session) -> dict[str, Any]:
         })
     facts: dict[str, Any] = {}
     if game == "michigan":
-        facts = _michigan_facts([(row[1], row[3]) for row in finished])
-    elif game in ENTRY_FACTS:
-        entries = (
-            Entry.objects.filter(deal__session=session, deal__status=DealStatus.FINISHED, active=True)
-            .order_by("deal__number", "seq")
-            .values_list("deal__number", "seq", "payload", "result")
+        facts = _michigan_facts(
+            session.deals.filter(status=DealStatus.FINISHED).order_by("number")
+            .values_list("number", "state__prizes_played", "state__misplays")
         )
-        facts = ENTRY_FACTS[game](entries)
+    elif game in ENTRY_FACTS:
+        only, fields, extract = ENTRY_FACTS[game]
+        entries = (
+            Entry.objects.filter(deal__session=session, deal__status=DealStatus.FINISHED, active=True, **only)
+            .order_by("deal__number", "seq")
+            .values_list("deal__number", "seq", *fields)
+        )
+        facts = extract(entries)
     local_created = timezone.localtime(session.created_at)
     return {
         "version": SUMMARY_VERSION,
@@ -127,74 +132,74 @@ def fingerprint(facts: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def _rukas_facts(entries: Iterable[tuple[int, int, Any, Any]]) -> dict[str, Any]:
-    """Every taken trick as (deal, trick, taker, rank the trick was taken with)."""
+Row = Sequence[Any]
+
+
+def _rukas_facts(entries: Iterable[Row]) -> dict[str, Any]:
+    """Every taken trick as (deal, trick, taker, rank the trick was taken with).
+
+    Rows: deal, trick (seq), and from the referee's conclusion the taker, the cards in
+    reveal order and the seats in reveal order.
+    """
     taken = []
-    for deal, seq, _payload, result in entries:
-        if not isinstance(result, Mapping) or result.get("taker") is None:
-            continue
-        taker = result["taker"]
-        rank = result["cards"][result["reveal_order"].index(taker)]
-        taken.append([deal, seq, taker, rank])
+    for deal, seq, taker, cards, order in entries:
+        if isinstance(taker, int) and isinstance(cards, list) and isinstance(order, list) and taker in order:
+            taken.append([deal, seq, taker, cards[order.index(taker)]])
     return {"taken": taken}
 
 
-def _elgeta_facts(entries: Iterable[tuple[int, int, Any, Any]]) -> dict[str, Any]:
-    """Every trick that needed a tie-break, as (deal, trick, tie-break rounds, cards, taker)."""
+def _elgeta_facts(entries: Iterable[Row]) -> dict[str, Any]:
+    """Every trick that needed a tie-break, as (deal, trick, tie-break rounds, cards, taker).
+
+    Rows (tricks with a second round only): deal, trick (seq), the rounds as entered, and
+    the taker from the referee's conclusion (None if it names none).
+    """
     ties = []
-    for deal, seq, payload, result in entries:
-        rounds = payload.get("rounds") if isinstance(payload, Mapping) else None
-        if payload.get("type") != "trick" or not isinstance(rounds, list) or len(rounds) < 2:
+    for deal, seq, rounds, taker in entries:
+        if not isinstance(rounds, list) or len(rounds) < 2:
             continue
         cards = sum(1 for round_ in rounds for card in round_ if card is not None)
-        taker = result.get("taker") if isinstance(result, Mapping) else None
         ties.append([deal, seq, len(rounds) - 1, cards, taker if isinstance(taker, int) else None])
     return {"tie_breaks": ties}
 
 
-def _cheat_facts(entries: Iterable[tuple[int, int, Any, Any]]) -> dict[str, Any]:
-    """Every challenge as (deal, challenger, placer, whether it caught a lie)."""
-    challenges = []
-    for deal, _seq, payload, result in entries:
-        if payload.get("type") != "challenge" or not isinstance(result, Mapping):
-            continue
-        challenges.append([deal, result["challenger"], result["player"], result["truthful"] is False])
-    return {"challenges": challenges}
+def _cheat_facts(entries: Iterable[Row]) -> dict[str, Any]:
+    """Every challenge as (deal, challenger, placer, whether it caught a lie).
 
-
-def _velnias_facts(entries: Iterable[tuple[int, int, Any, Any]]) -> dict[str, Any]:
-    """How each deal ended, as (deal, condition, player)."""
-    endings = [
-        [deal, payload["condition"], payload.get("player")]
-        for deal, _seq, payload, _result in entries
-        if payload.get("type") == "end"
-    ]
-    return {"endings": endings}
-
-
-def _michigan_facts(states: Sequence[tuple[int, Mapping[str, Any]]]) -> dict[str, Any]:
-    """Prize cards played per deal, misplays, and the chips left on the prize cards at the end."""
-    prizes, misplays = [], []
-    for number, state in states:
-        for prize in state.get("prizes_played", []):
-            prizes.append([number, prize["player"], prize["card"], prize["chips"], bool(prize["taken"])])
-        for seat, count in enumerate(state.get("misplays", [])):
-            if count:
-                misplays.append([number, seat, count])
-    last = states[-1][1] if states else None
+    Rows (challenges only): deal, seq, and the conclusion's challenger, placer and truthful.
+    """
     return {
-        "prizes": prizes,
-        "misplays": misplays,
-        "pot_left": sum(last.get("pot", [])) if last else 0,
-        "last_dealer": last.get("dealer") if last else None,
+        "challenges": [
+            [deal, challenger, placer, truthful is False] for deal, _seq, challenger, placer, truthful in entries
+        ]
     }
 
 
-ENTRY_FACTS: dict[str, Callable[[Iterable[tuple[int, int, Any, Any]]], dict[str, Any]]] = {
-    "rukas": _rukas_facts,
-    "elgeta": _elgeta_facts,
-    "cheat": _cheat_facts,
-    "velnias": _velnias_facts,
+def _velnias_facts(entries: Iterable[Row]) -> dict[str, Any]:
+    """How each deal ended, as (deal, condition, player). Rows: deal, seq, condition, player."""
+    return {"endings": [[deal, condition, player] for deal, _seq, condition, player in entries]}
+
+
+def _michigan_facts(deals: Iterable[Row]) -> dict[str, Any]:
+    """Prize cards played and misplays per deal. Rows: deal, its prizes played, its misplays."""
+    prizes, misplays = [], []
+    for number, played, counts in deals:
+        for prize in played or []:
+            prizes.append([number, prize["player"], prize["card"], prize["chips"], bool(prize["taken"])])
+        for seat, count in enumerate(counts or []):
+            if count:
+                misplays.append([number, seat, count])
+    return {"prizes": prizes, "misplays": misplays}
+
+
+#: Per game: which entries to read, which JSON keys of them, and how they become facts.
+ENTRY_FACTS: dict[str, tuple[dict[str, Any], tuple[str, ...], Callable[[Iterable[Row]], dict[str, Any]]]] = {
+    "rukas": ({}, ("result__taker", "result__cards", "result__reveal_order"), _rukas_facts),
+    "elgeta": ({"payload__type": "trick", "payload__rounds__1__isnull": False},
+               ("payload__rounds", "result__taker"), _elgeta_facts),
+    "cheat": ({"payload__type": "challenge"}, ("result__challenger", "result__player", "result__truthful"),
+              _cheat_facts),
+    "velnias": ({"payload__type": "end"}, ("payload__condition", "payload__player"), _velnias_facts),
 }
 
 
@@ -495,6 +500,7 @@ def render_chart_svg(data: Mapping[str, Any]) -> str:
     matplotlib.use("Agg", force=False)
     from matplotlib.backends.backend_svg import FigureCanvasSVG
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     names = data["players"]
     running = data["running_totals"]
@@ -522,20 +528,23 @@ def render_chart_svg(data: Mapping[str, Any]) -> str:
             if data["m3"]:
                 axes.plot([deals, deals + 1], [running[deals][seat], running[-1][seat]], linestyle="--",
                           linewidth=1.4, color=line.get_color())
-        if data["m3"]:
-            axes.annotate("M3", (deals + 1, max(row for row in running[-1])), textcoords="offset points",
-                          xytext=(0, 6), ha="center", fontsize="small")
         axes.axhline(0, color=ink, linewidth=0.6, alpha=0.6)
-        axes.xaxis.get_major_locator().set_params(integer=True)
+        ticks = [int(t) for t in MaxNLocator(nbins=10, integer=True).tick_values(0, max(1, deals)) if 0 <= t <= deals]
+        labels = [str(t) for t in ticks]
+        if data["m3"]:
+            ticks.append(deals + 1)
+            labels.append("M3")
+        axes.set_xticks(ticks, labels)
         axes.set_xlabel(_("deal"))
         axes.set_ylabel(unit_label(session["game"]))
         axes.set_title(f"{GAME_NAMES.get(session['game'], session['game'])} · {session['date']}")
         axes.set_xlim(0, max(1, len(running) - 1))
         axes.grid(True, alpha=0.2)
-        axes.legend(loc="upper left", fontsize="small", framealpha=0.0, ncols=min(4, max(1, len(names))))
+        axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", framealpha=0.0)
         figure.patch.set_alpha(0.0)
         axes.patch.set_alpha(0.0)
-        figure.tight_layout()
+        # Fixed margins: tight_layout would lay every label out twice and double the time.
+        figure.subplots_adjust(left=0.09, right=0.82, top=0.91, bottom=0.12)
         out = io.StringIO()
         figure.savefig(out, format="svg", metadata={"Date": None, "Creator": "kortos"})
     return out.getvalue()

@@ -18,7 +18,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from referee import services
-from referee.models import Session
+from referee.models import Deal, Entry, Seat, Session
 from referee.rules import GAMES
 from scoring import summary as build
 from scoring import tasks
@@ -191,12 +191,27 @@ def test_michigan_biggest_prize_and_m3_share(club_setup: Any, on_commit: Any) ->
     assert rows[3] == ["prize card chips shared at close (M3)", "", "6", "7", "7", ""]
 
 
-def test_cheat_sharpest_challenger_from_the_referees_conclusions() -> None:
-    """Challenges as the engine records them: Jonas catches Ona's lie (1 of 1); Rūta challenges
+def recorded(setup: dict[str, Any], game: str, seats: int, deals: list[list[tuple[Any, Any]]]) -> Session:
+    """A session whose finished deals hold exactly these (payload, conclusion) entries, written
+    straight to the tables (for highlights of games whose deals are long to play through)."""
+    session = Session.objects.create(club=setup["club"], game=game, options={"notation": "en"})
+    names = ["admin", "scorer", "member", "Petras"][:seats]
+    Seat.objects.bulk_create(Seat(session=session, number=n, member=setup["members"][name])
+                             for n, name in enumerate(names))
+    for number, entries in enumerate(deals, start=1):
+        deal = Deal.objects.create(session=session, number=number, dealer=0, options={}, state={},
+                                   status="finished", seq=len(entries))
+        Entry.objects.bulk_create(Entry(deal=deal, seq=seq, payload=payload, result=result)
+                                  for seq, (payload, result) in enumerate(entries, start=1))
+    return session
+
+
+def test_cheat_sharpest_challenger_from_the_referees_conclusions(club_setup: Any) -> None:
+    """Challenges as the engine concludes them: Jonas catches Ona's lie (1 of 1); Rūta challenges
     Ona's true ace, then catches Ona's lie (1 of 2). Both caught one: the fewer challenges win."""
     cheat = GAMES["cheat"]
     state = cheat.new_deal(players=3, dealer=2)
-    rows = []
+    entries = []
     for payload in [
         {"type": "place", "player": 0}, {"type": "challenge", "challenger": 1, "revealed": "5H"},
         {"type": "place", "player": 0}, {"type": "challenge", "challenger": 2, "revealed": "AH"},
@@ -204,26 +219,27 @@ def test_cheat_sharpest_challenger_from_the_referees_conclusions() -> None:
         {"type": "challenge", "challenger": 2, "revealed": "KD"},
     ]:
         state = cheat.apply(state, payload)
-        rows.append((1, len(rows) + 1, payload, cheat.view(state)["last"]))
-    facts = {"session": {"game": "cheat"}, "players": [{}, {}, {}], "deals": [],
-             "facts": build.ENTRY_FACTS["cheat"](rows)}
+        entries.append((payload, cheat.view(state)["last"]))
+    facts = build.gather(recorded(club_setup, "cheat", 3, [entries]))
     assert facts["facts"] == {"challenges": [[1, 1, 0, True], [1, 2, 0, False], [1, 2, 0, True]]}
     assert build.highlights(facts) == [{"kind": "best_challenger", "seat": 1, "caught": 1, "challenges": 1}]
 
 
-def test_elgeta_longest_tie_break() -> None:
-    """The trick with the most tie-break rounds wins; an equal one later does not replace it."""
-    rows = [
-        (1, 1, {"type": "trick", "rounds": [["QS", "10D", "4H", "AC"]]}, {"taker": 3}),
-        (1, 2, {"type": "trick", "rounds": [["JS", "AD", "AH", "4C"], ["6S", "7D", "9H", "QC"]]}, {"taker": 3}),
-        (2, 5, {"type": "trick", "rounds": [["9S", "9D", "5H", "9C"], ["2S", "2D", "2H", "2C"],
-                                            ["3S", None, "8H", "KC"]]}, {"taker": 3}),
-        (3, 7, {"type": "trick", "rounds": [["9S", "9D", "5H", "9C"], ["2S", "2D", "2H", "2C"],
-                                            ["3S", "8D", "8H", "KC"]]}, {"taker": 0}),
-        (3, 8, {"type": "finish"}, None),
-    ]
-    facts = {"session": {"game": "elgeta"}, "players": [{}, {}, {}, {}], "deals": [],
-             "facts": build.ENTRY_FACTS["elgeta"](rows)}
+def test_elgeta_longest_tie_break(club_setup: Any) -> None:
+    """The trick with the most tie-break rounds; an equally long one later does not replace it.
+    Tricks without a tie-break, and entries that are not tricks, are not even read."""
+    four = [["QS", "10D", "4H", "AC"], ["JS", "AD", "AH", "4C"], ["6S", "7D", "9H", "QC"]]
+    ties = [["9S", "9D", "5H", "9C"], ["2S", "2D", "2H", "2C"]]
+    session = recorded(club_setup, "elgeta", 4, [
+        [({"type": "trick", "rounds": [four[0]]}, {"taker": 3}),
+         ({"type": "trick", "rounds": [four[1], four[2]]}, {"taker": 3})],
+        [({"type": "trick", "rounds": [["3S", "3D", "3H", "3C"]]}, {"taker": None})] * 4
+        + [({"type": "trick", "rounds": [*ties, ["3S", None, "8H", "KC"]]}, {"taker": 3})],
+        [({"type": "trick", "rounds": [*ties, ["3S", "8D", "8H", "KC"]]}, {"taker": 0}),
+         ({"type": "finish"}, None)],
+    ])
+    facts = build.gather(session)
+    assert facts["facts"] == {"tie_breaks": [[1, 2, 1, 8, 3], [2, 5, 2, 11, 3], [3, 1, 2, 12, 0]]}
     found = build.highlights(facts)
     assert found == [{"kind": "longest_tie_break", "deal": 2, "trick": 5, "rounds": 2, "cards": 11, "seat": 3}]
     assert build.describe(found[0], ["A", "B", "C", "D"]) == (

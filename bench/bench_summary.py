@@ -1,0 +1,141 @@
+"""How long the summary of a 200-deal session takes to build in the worker (target: under 1 s).
+
+Plays a session through the referee's services (Rūkas by default: 5 players, 200 deals of
+13 tricks, random legal cards; or ``--game velnias``), closes it, then times the task's body
+(``build_and_store``: read the session, build the figures, render the chart, HTML and CSV,
+store) over several forced rebuilds, and prints the median and the maximum, with the
+median of each step and of a re-run on unchanged data.
+
+Runs on a throwaway database made like the test database: SQLite by default, PostgreSQL
+with ``DATABASE_URL=postgres://...``. Usage: ``python bench/bench_summary.py [--deals 200]
+[--runs 7] [--game rukas|velnias] [--players 5]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from decimal import Decimal
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection  # noqa: E402
+
+from referee import services  # noqa: E402
+from referee.models import Club, Member, Role, Session  # noqa: E402
+from scoring import summary as build  # noqa: E402
+from scoring.models import SessionSummary  # noqa: E402
+from scoring.summary_services import _store, build_and_store  # noqa: E402
+
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+NAMES = ["Ona", "Jonas", "Rūta", "Petras", "Asta", "Tomas", "Eglė", "Marius"]
+
+
+def play_session(game: str, players: int, deals: int, seed: int) -> tuple[Session, int]:
+    """A closed session of ``deals`` random legal deals; returns it and its number of entries."""
+    rng = random.Random(seed)
+    user = get_user_model().objects.create_user("bench-scorer", password="bench-pass-123")
+    club = Club.objects.create(slug="bench", name="Bench club")
+    Member.objects.create(club=club, name="Scorer", user=user, role=Role.SCORER)
+    members = [Member.objects.create(club=club, name=name) for name in NAMES[:players]]
+    session = services.session_start(club=club, game=game, players=members, user=user, stake=Decimal("0.10"))
+    entries = 0
+    for _number in range(deals):
+        deal = services.deal_start(session=session, user=user)
+        if game == "velnias":
+            caller = rng.randrange(players)
+            size = 35 // players
+            counts = [0 if seat == caller else rng.randint(1, size) for seat in range(players)]
+            payload = {"type": "end", "condition": "empty_hand", "player": caller, "hand_counts": counts}
+            services.entry_add(deal_id=deal.pk, payload=payload, user=user)
+            entries += 1
+            continue
+        hands = [rng.sample(RANKS, len(RANKS)) for _seat in range(players)]
+        leader = deal.state["leader"]
+        for trick in range(len(RANKS)):
+            order = [(leader + step) % players for step in range(players)]
+            payload = {"type": "trick", "cards": [hands[seat][trick] for seat in order]}
+            added = services.entry_add(deal_id=deal.pk, payload=payload, user=user)
+            leader = added.deal.state["leader"]
+            entries += 1
+    services.session_close(session=session, user=user)
+    return session, entries
+
+
+def timed(action: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    result = action()
+    return time.perf_counter() - start, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--game", choices=["rukas", "velnias"], default="rukas")
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args()
+
+    test_db = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    try:
+        setup_time, (session, entries) = timed(partial(play_session, args.game, args.players, args.deals, args.seed))
+        summary = SessionSummary.objects.get(session=session)
+        assert summary.state == "done", summary.error  # built once already, eagerly, at close
+
+        totals, cpu, steps = [], [], {"gather": [], "figures": [], "chart": [], "html+csv": [], "store": []}
+        for _run in range(args.runs):
+            SessionSummary.objects.filter(pk=summary.pk).update(fingerprint="")  # force a full rebuild
+            cpu_start = time.process_time()
+            seconds, outcome = timed(partial(build_and_store, session_id=session.pk))
+            cpu.append(time.process_time() - cpu_start)
+            assert outcome == "built", outcome
+            totals.append(seconds)
+            # The same work step by step, to show where the time goes.
+            t, facts = timed(partial(build.gather, session))
+            steps["gather"].append(t)
+            t, data = timed(partial(build.build_data, facts))
+            steps["figures"].append(t)
+            t, chart = timed(partial(build.render_chart_svg, data))
+            steps["chart"].append(t)
+            t, html = timed(partial(build.render_html, data))
+            steps["html+csv"].append(t)
+            t, csv_text = timed(partial(build.render_csv, data))
+            steps["html+csv"][-1] += t
+            built = {"data": data, "html": html, "csv": csv_text, "chart_svg": chart}
+            t, _ = timed(partial(_store, summary.pk, fingerprint=build.fingerprint(facts), built=built))
+            steps["store"].append(t)
+        unchanged = [timed(partial(build_and_store, session_id=session.pk))[0] for _run in range(args.runs)]
+
+        engine = connection.vendor
+        median, worst = statistics.median(totals), max(totals)
+        print(f"Summary of a {args.deals}-deal {args.game} session ({args.players} players, {entries} entries) "
+              f"on {engine}; session played in {setup_time:.1f} s")
+        print(f"  build in the worker (task body), {args.runs} runs: median {median:.3f} s, max {worst:.3f} s "
+              f"(target < 1 s: {'met' if worst < 1 else 'MISSED'}); this process's CPU: median "
+              f"{statistics.median(cpu):.3f} s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+        print("  steps (median): " + ", ".join(f"{name} {statistics.median(v):.3f} s" for name, v in steps.items()))
+        print(f"  re-run on unchanged data: median {statistics.median(unchanged):.3f} s, max {max(unchanged):.3f} s")
+        stored = SessionSummary.objects.get(pk=summary.pk)
+        print(f"  stored: JSON {len(str(stored.data)) // 1024} KiB, HTML {len(stored.html) // 1024} KiB, "
+              f"CSV {len(stored.csv) // 1024} KiB, SVG {len(stored.chart_svg) // 1024} KiB")
+    finally:
+        connection.creation.destroy_test_db(test_db, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()
