@@ -115,6 +115,47 @@ class MemberMonth(models.Model):
         indexes = [models.Index(fields=["club", "month"], name="member_month_club_month")]
 
 
+class MemberDay(models.Model):
+    """The same totals per calendar day: only the partial months at the edges of a custom period read them."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=10, choices=GAME_CHOICES)
+    day = models.DateField()
+    deals = models.IntegerField(default=0)
+    wins = models.IntegerField(default=0)
+    points = models.BigIntegerField(default=0)
+    money = models.DecimalField(max_digits=16, decimal_places=2, default=Decimal("0"))
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "game", "day", "member"], name="one_aggregate_per_member_day"),
+        ]
+        indexes = [models.Index(fields=["club", "day"], name="member_day_club_day")]
+
+
+class MemberTotal(models.Model):
+    """The same totals over all time: the all-time leaderboard reads one row per member and game."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=10, choices=GAME_CHOICES)
+    deals = models.IntegerField(default=0)
+    wins = models.IntegerField(default=0)
+    points = models.BigIntegerField(default=0)
+    money = models.DecimalField(max_digits=16, decimal_places=2, default=Decimal("0"))
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "game", "member"], name="one_aggregate_per_member_game"),
+        ]
+
+
+#: The aggregate tables and the column that buckets their time (None: all time).
+AGGREGATES: tuple[tuple[type[models.Model], str | None], ...] = (
+    (MemberMonth, "month"), (MemberDay, "day"), (MemberTotal, None),
+)
+
 OVERALL = "all"
 
 

@@ -21,6 +21,7 @@ a newcomer), which rewards both skill and the evidence for it.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -139,17 +140,21 @@ def recompute(*, club_id: int, game: str) -> int:
         rows = results.order_by("finished_at", "deal_id", "seat").values_list("deal_id", "member_id", "placement")
         current: dict[int, tuple[float, float]] = {}
         counts: dict[int, int] = {}
-        updates: list[tuple[int, dict[str, Any]]] = []
+        # Only the last steps can be undone exactly; keep just those (a club may have rated millions).
+        updates: deque[tuple[int, dict[str, Any]]] = deque(maxlen=KEEP_UPDATES)
+        rated = 0
         deal_id: int | None = None
         placements: dict[int, int] = {}
 
         def rate() -> None:
+            nonlocal rated
             before = {str(m): ([*current[m], counts[m]] if m in current else None) for m in placements}
             current.update(new_ratings(current, placements))
             for m in placements:
                 counts[m] = counts.get(m, 0) + 1
             assert deal_id is not None
             updates.append((deal_id, before))
+            rated += 1
 
         for row_deal, member, placement in rows.iterator(chunk_size=5000):
             if row_deal != deal_id and placements:
@@ -165,12 +170,11 @@ def recompute(*, club_id: int, game: str) -> int:
             for m, (mu, sigma) in current.items()
         )
         RatingUpdate.objects.filter(stream=stream).delete()
-        first_kept = max(len(updates) - KEEP_UPDATES, 0)
         RatingUpdate.objects.bulk_create(
             RatingUpdate(stream=stream, deal_id=d, seq=seq, before=before)
-            for seq, (d, before) in enumerate(updates[first_kept:], start=first_kept + 1)
+            for seq, (d, before) in enumerate(updates, start=rated - len(updates) + 1)
         )
-        stream.last_seq = len(updates)
+        stream.last_seq = rated
         stream.stale = False
         stream.save(update_fields=["last_seq", "stale", "updated_at"])
-        return len(updates)
+        return rated

@@ -35,14 +35,14 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import F
+from django.db import connection
 from django.utils import timezone
 
 from referee.models import Deal, DealStatus, Session
 from referee.rules import GAMES
 
 from . import ratings
-from .models import ChipMovement, DealResult, MemberMonth, Reason
+from .models import AGGREGATES, ChipMovement, DealResult, Reason
 
 #: Games whose points are paid pair by pair (the difference), see the module docstring.
 PAIRWISE_GAMES = frozenset({"elgeta", "rukas", "cheat"})
@@ -74,28 +74,40 @@ def split_pot(chips: int, players: int, last_dealer: int) -> list[int]:
 # -- aggregates --------------------------------------------------------------------------------
 
 
-def _bump(club_id: int, game: str, month: date, rows: Iterable[tuple[int, int, int, int, Decimal]], sign: int) -> None:
-    """Add (sign=1) or subtract (sign=-1) (member, deals, wins, points, money) to a month's aggregates."""
-    rows = list(rows)
+def _bump(
+    club_id: int, game: str, moment: datetime, rows: Iterable[tuple[int, int, int, int, Decimal]], sign: int
+) -> None:
+    """Add (sign=1) or subtract (sign=-1) (member, deals, wins, points, money) to the day's, the
+    month's and the all-time aggregates of ``moment`` (in the club's time zone)."""
+    rows = [(member, sign * d, sign * w, sign * p, sign * m) for member, d, w, p, m in rows]
     if not rows:
         return
-    # Create missing rows first (a no-op for existing ones), then increment in the database so
-    # two tables finishing deals at the same moment cannot lose each other's counts.
-    MemberMonth.objects.bulk_create(
-        [MemberMonth(club_id=club_id, member_id=member, game=game, month=month) for member, *_rest in rows],
-        ignore_conflicts=True,
-    )
-    for member, deals, wins, points, money in rows:
-        MemberMonth.objects.filter(club_id=club_id, member_id=member, game=game, month=month).update(
-            deals=F("deals") + sign * deals, wins=F("wins") + sign * wins,
-            points=F("points") + sign * points, money=F("money") + sign * money,
-        )
-    if sign < 0:
-        # An undo leaves the table exactly as before: no empty rows behind.
-        MemberMonth.objects.filter(
-            club_id=club_id, game=game, month=month, member_id__in=[r[0] for r in rows],
-            deals=0, wins=0, points=0, money=0,
-        ).delete()
+    local = timezone.localtime(moment)
+    buckets = {"month": date(local.year, local.month, 1), "day": date(local.year, local.month, local.day)}
+    with connection.cursor() as cursor:
+        for model, bucket in AGGREGATES:
+            # One statement per table; the increment happens in the database, so two tables
+            # finishing deals at the same moment cannot lose each other's counts.
+            table = model._meta.db_table
+            keys = ["club_id", "game", *([bucket] if bucket else []), "member_id"]
+            columns = [*keys, "deals", "wins", "points", "money"]
+            values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))
+            params: list[Any] = []
+            for member, deals, wins, points, money in rows:
+                params += [club_id, game, *([buckets[bucket]] if bucket else []), member, deals, wins, points, money]
+            cursor.execute(
+                f"INSERT INTO {table} ({', '.join(columns)}) VALUES {values} "  # noqa: S608 - names from models
+                f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET "
+                + ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in ("deals", "wins", "points", "money")),
+                params,
+            )
+            if sign < 0:
+                # An undo leaves the tables exactly as before: no empty rows behind.
+                filters: dict[str, Any] = {"club_id": club_id, "game": game, "member_id__in": [r[0] for r in rows],
+                                           "deals": 0, "wins": 0, "points": 0, "money": 0}
+                if bucket:
+                    filters[bucket] = buckets[bucket]
+                model.objects.filter(**filters).delete()  # type: ignore[attr-defined]
 
 
 # -- deals -------------------------------------------------------------------------------------
@@ -128,7 +140,7 @@ def record_deal(*, deal: Deal, state: Any) -> list[DealResult]:
             if move["chips"]
         )
     _bump(
-        session.club_id, session.game, month_of(finished_at),
+        session.club_id, session.game, finished_at,
         ((r.member_id, 1, int(r.won), r.points, r.money) for r in results), sign=1,
     )
     ratings.rate_deal(
@@ -156,7 +168,7 @@ def unrecord_deal(*, deal: Deal) -> None:
         return
     first = results[0]
     _bump(
-        first.club_id, first.game, month_of(first.finished_at),
+        first.club_id, first.game, first.finished_at,
         ((r.member_id, 1, int(r.won), r.points, r.money) for r in results), sign=-1,
     )
     ChipMovement.objects.filter(deal=deal).delete()
@@ -219,7 +231,7 @@ def close_session(*, session: Session) -> None:
     reopen_session(session=session)  # never split twice
     at = session.closed_at or timezone.now()
     moves = ChipMovement.objects.bulk_create(m3_movements(session, at))
-    _bump(session.club_id, session.game, month_of(at), _split_rows(session, moves), sign=1)
+    _bump(session.club_id, session.game, at, _split_rows(session, moves), sign=1)
 
 
 def reopen_session(*, session: Session) -> None:
@@ -227,9 +239,9 @@ def reopen_session(*, session: Session) -> None:
     moves = list(ChipMovement.objects.filter(session=session, deal__isnull=True, reason=Reason.SPLIT))
     if not moves:
         return
-    by_month: dict[date, list[ChipMovement]] = {}
+    by_moment: dict[datetime, list[ChipMovement]] = {}
     for move in moves:
-        by_month.setdefault(month_of(move.at), []).append(move)
-    for month, group in by_month.items():
-        _bump(session.club_id, session.game, month, _split_rows(session, group), sign=-1)
+        by_moment.setdefault(move.at, []).append(move)
+    for moment, group in by_moment.items():
+        _bump(session.club_id, session.game, moment, _split_rows(session, group), sign=-1)
     ChipMovement.objects.filter(pk__in=[m.pk for m in moves]).delete()

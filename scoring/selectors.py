@@ -14,21 +14,31 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, IntegerField, Max, Q, Sum
+from django.db.models import Count, IntegerField, Max, Q, QuerySet, Sum
 from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.errors import Refusal
-from referee.models import Club, Deal, DealStatus, Member, Seat, Session, SessionStatus
+from referee.models import Club, Deal, DealStatus, Member, Session, SessionStatus
 from referee.rules import GAMES, competition_ranking
 
 from . import ratings
-from .models import OVERALL, ChipMovement, DealResult, MemberMonth, Rating, RatingStream, Reason
+from .models import (
+    OVERALL,
+    ChipMovement,
+    DealResult,
+    MemberDay,
+    MemberMonth,
+    MemberTotal,
+    Rating,
+    RatingStream,
+    Reason,
+)
 from .results import PAIRWISE_GAMES, m3_movements
 from .settlement import fewest_transfers, round_to_coin
 
@@ -393,12 +403,9 @@ def _next_month(day: date) -> date:
     return date(day.year + (day.month == 12), day.month % 12 + 1, 1)
 
 
-def _local_midnight(day: date) -> datetime:
-    return timezone.make_aware(datetime.combine(day, time.min))
-
-
 @dataclass
 class _Totals:
+    name: str = ""
     deals: int = 0
     wins: int = 0
     points: int = 0
@@ -413,55 +420,34 @@ class _Totals:
 
 def _period_totals(club: Club, game: str | None, period: Period,
                    members: Iterable[int] | None = None) -> dict[tuple[int, str], _Totals]:
-    """(member, game) -> totals over the period: whole months from the aggregates, edges from the results."""
+    """(member, game) -> totals over the period, from the aggregates only: all time from the
+    all-time rows; otherwise whole months from the month rows and the days of a partial month
+    at either edge from the day rows (results and M3 shares alike)."""
     totals: dict[tuple[int, str], _Totals] = defaultdict(_Totals)
-    months = MemberMonth.objects.filter(club=club)
-    results = DealResult.objects.filter(club=club)
-    splits = ChipMovement.objects.filter(session__club=club, deal__isnull=True, reason=Reason.SPLIT)
-    if game is not None:
-        months, results = months.filter(game=game), results.filter(game=game)
-        splits = splits.filter(session__game=game)
-    if members is not None:
-        members = list(members)
-        months, results = months.filter(member__in=members), results.filter(member__in=members)
-    edges: list[tuple[date, date]] = []  # [from, to) local days summed from the results
-    if period.start is not None and period.end is not None:
+    sources: list[QuerySet[Any]] = []
+    if period.start is None or period.end is None:
+        sources.append(MemberTotal.objects.filter(club=club))
+    else:
         first_whole = period.start if period.start.day == 1 else _next_month(period.start)
         after = period.end + timedelta(days=1)
-        end_whole = _month_start(after)  # months before this are whole if they start >= first_whole
+        end_whole = _month_start(after)  # the first month not wholly inside the period
         if first_whole < end_whole:
-            months = months.filter(month__gte=first_whole, month__lt=end_whole)
-            if period.start < first_whole:
-                edges.append((period.start, first_whole))
-            if end_whole < after:
-                edges.append((end_whole, after))
+            sources.append(MemberMonth.objects.filter(club=club, month__gte=first_whole, month__lt=end_whole))
+            edges = Q(day__gte=period.start, day__lt=first_whole) | Q(day__gte=end_whole, day__lt=after)
         else:
-            months = months.none()
-            edges.append((period.start, after))
-    for row in months.values("member_id", "game").annotate(
-        d=Sum("deals"), w=Sum("wins"), p=Sum("points"), m=Sum("money")
-    ):
-        totals[(row["member_id"], row["game"])].add(row["d"], row["w"], row["p"], row["m"])
-    if edges:
-        window = Q()
-        split_window = Q()
-        for low, high in edges:
-            window |= Q(finished_at__gte=_local_midnight(low), finished_at__lt=_local_midnight(high))
-            split_window |= Q(at__gte=_local_midnight(low), at__lt=_local_midnight(high))
-        for row in results.filter(window).values("member_id", "game").annotate(
-            d=Count("id"), w=Sum(Cast("won", IntegerField())), p=Sum("points"), m=Sum("money")
+            edges = Q(day__gte=period.start, day__lt=after)
+        sources.append(MemberDay.objects.filter(edges, club=club))
+    for rows in sources:
+        if game is not None:
+            rows = rows.filter(game=game)
+        if members is not None:
+            rows = rows.filter(member__in=list(members))
+        for row in rows.values("member_id", "member__name", "game").annotate(
+            d=Sum("deals"), w=Sum("wins"), p=Sum("points"), m=Sum("money")
         ):
-            totals[(row["member_id"], row["game"])].add(row["d"], row["w"], row["p"], row["m"])
-        # M3 shares are chips (points) and money without a deal.
-        moves = list(splits.filter(split_window).select_related("session"))
-        seat_members = {
-            (seat.session_id, seat.number): seat.member_id
-            for seat in Seat.objects.filter(session_id__in={m.session_id for m in moves})
-        }
-        for move in moves:
-            member = seat_members[(move.session_id, move.target_seat)]
-            if members is None or member in members:
-                totals[(member, "michigan")].add(0, 0, move.chips, move.chips * move.session.stake)
+            total = totals[(row["member_id"], row["game"])]
+            total.name = row["member__name"]
+            total.add(row["d"], row["w"], row["p"], row["m"])
     return totals
 
 
@@ -489,12 +475,12 @@ def leaderboard(
     totals = _period_totals(club, game, chosen)
     per_member: dict[int, _Totals] = defaultdict(_Totals)
     for (member, _game), t in totals.items():
+        per_member[member].name = t.name
         per_member[member].add(t.deals, t.wins, t.points, t.money)
     key = game or OVERALL
     rating_rows = {
         r.member_id: r for r in Rating.objects.filter(club=club, game=key, member_id__in=list(per_member))
     }
-    names = dict(Member.objects.filter(club=club, pk__in=list(per_member)).values_list("pk", "name"))
     streams = list(RatingStream.objects.filter(club=club, game=key))
     ratings.request_recompute_if_stale(club.pk, streams)
     rows = []
@@ -504,7 +490,7 @@ def leaderboard(
         rating = rating_rows.get(member)
         mu, sigma = (rating.mu, rating.sigma) if rating else (ratings.MODEL.mu, ratings.MODEL.sigma)
         rows.append({
-            "member": member, "name": names.get(member, ""), "deals": t.deals, "wins": t.wins,
+            "member": member, "name": t.name, "deals": t.deals, "wins": t.wins,
             "win_rate": round(t.wins / t.deals, 4) if t.deals else None,
             "points": t.points if game is not None else None,
             "money": _money(t.money) if include_money else None,

@@ -8,6 +8,7 @@ from typing import Any
 
 from referee import services
 from referee.models import Deal, Member, Session
+from scoring.models import AGGREGATES
 
 
 def start(
@@ -45,3 +46,11 @@ def close(setup: dict[str, Any], session: Session) -> Session:
 
 def reopen(setup: dict[str, Any], session: Session) -> Session:
     return services.session_reopen(session=session, user=setup["users"]["scorer"])
+
+
+def aggregates() -> list[list[tuple[Any, ...]]]:
+    """Every row of the day, month and all-time aggregate tables (to compare before and after)."""
+    return [
+        sorted(model.objects.values_list(*[f.attname for f in model._meta.fields if f.name != "id"]))
+        for model, _bucket in AGGREGATES
+    ]

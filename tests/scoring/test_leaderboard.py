@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from referee.errors import Refusal
 from scoring import selectors
-from scoring.models import DealResult, MemberMonth
-from tests.scoring.helpers import play, start, undo, velnias_end
+from scoring.models import DealResult, MemberDay, MemberMonth, MemberTotal
+from tests.scoring.helpers import aggregates, play, start, undo, velnias_end
 
 pytestmark = pytest.mark.django_db
 
@@ -115,13 +115,16 @@ def test_min_deals_splits_ranked_and_unranked(club_setup, history, monkeypatch):
 
 
 def test_undo_restores_the_aggregates_exactly(club_setup, history, monkeypatch):
-    before = sorted(MemberMonth.objects.values_list("member_id", "game", "month", "deals", "wins", "points", "money"))
+    before = aggregates()
     at(monkeypatch, 2026, 3, 20, 13, 0)
     deal = play(club_setup, history["session"], [velnias_end("empty_hand", 2, [4, 4, 0])])
-    assert MemberMonth.objects.get(member=club_setup["members"]["member"], month=date(2026, 3, 1)).points == 7
+    ruta = club_setup["members"]["member"]
+    assert MemberMonth.objects.get(member=ruta, month=date(2026, 3, 1)).points == 7
+    assert MemberDay.objects.get(member=ruta, day=date(2026, 3, 20)).points == 8
+    assert MemberTotal.objects.get(member=ruta).points == -8 + 8
     undo(club_setup, deal)
-    after = sorted(MemberMonth.objects.values_list("member_id", "game", "month", "deals", "wins", "points", "money"))
-    assert after == before
+    assert aggregates() == before
+    assert not MemberDay.objects.filter(day=date(2026, 3, 20)).exists()
 
 
 def test_bad_leaderboard_queries_are_refused(club_setup):

@@ -21,8 +21,8 @@ from referee import services as referee
 from referee.models import Session
 from referee.rules import GAMES
 from scoring import selectors
-from scoring.models import ChipMovement, MemberMonth, Rating
-from tests.scoring.helpers import close, reopen, start, undo
+from scoring.models import ChipMovement, Rating
+from tests.scoring.helpers import aggregates, close, reopen, start, undo
 
 pytestmark = pytest.mark.django_db
 
@@ -64,8 +64,7 @@ def snapshot(session: Session) -> dict[str, Any]:
     return {
         "standings": selectors.standings(session),
         "ledger": ledger,
-        "months": sorted(MemberMonth.objects.values_list("member_id", "game", "month", "deals", "wins", "points",
-                                                         "money")),
+        "aggregates": aggregates(),
         "ratings": sorted(Rating.objects.values_list("member_id", "game", "mu", "sigma", "deals")),
         "splits": sorted(ChipMovement.objects.filter(deal__isnull=True).values_list("target_seat", "chips")),
     }

@@ -12,9 +12,9 @@ from django.utils import timezone
 from referee.models import Deal, DealStatus, Seat, Session
 from referee.rules import Outcome
 from scoring import selectors, services
-from scoring.models import ChipMovement, DealResult, MemberMonth
+from scoring.models import ChipMovement, DealResult, MemberDay, MemberMonth, MemberTotal
 from scoring.results import money_units
-from tests.scoring.helpers import close, play, reopen, start, undo, velnias_end
+from tests.scoring.helpers import aggregates, close, play, reopen, start, undo, velnias_end
 
 pytestmark = pytest.mark.django_db
 
@@ -222,7 +222,7 @@ def test_michigan_running_deal_is_in_the_ledger_and_still_zero_sum(club_setup):
 
 def test_michigan_m3_at_close_and_reopen_reverses_it_exactly(club_setup):
     session = michigan_session(club_setup, stake="0.10")
-    months_before = sorted(MemberMonth.objects.values_list("member_id", "game", "deals", "wins", "points", "money"))
+    before = aggregates()
     session = close(club_setup, session)
     splits = list(ChipMovement.objects.filter(session=session, deal__isnull=True).order_by("order").values_list(
         "source_prize", "target_seat", "chips", "reason"))
@@ -246,12 +246,13 @@ def test_michigan_m3_at_close_and_reopen_reverses_it_exactly(club_setup):
         "Chips: Ona antes -12, prizes +4, misplays -1, payouts -8, M3 share +6; "
         "Jonas antes -8, prizes +8, misplays -1, payouts +3, M3 share +7."
     )
-    points = dict(MemberMonth.objects.filter(member=club_setup["members"]["scorer"]).values_list("game", "points"))
-    assert points == {"michigan": 9}
+    jonas = club_setup["members"]["scorer"]
+    # Jonas's +2 chips in the deals and his M3 share of 7, in the month's, the day's and all-time totals.
+    for model in (MemberMonth, MemberDay, MemberTotal):
+        assert dict(model.objects.filter(member=jonas).values_list("game", "points")) == {"michigan": 9}
     reopen(club_setup, session)
     assert not ChipMovement.objects.filter(session=session, deal__isnull=True).exists()
-    months_after = sorted(MemberMonth.objects.values_list("member_id", "game", "deals", "wins", "points", "money"))
-    assert months_after == months_before
+    assert aggregates() == before
 
 
 def test_undo_of_a_finished_deal_restores_the_previous_standings(club_setup):
