@@ -338,33 +338,56 @@ def _explain_cheat(view: Mapping[str, Any], last: Mapping[str, Any], names: Sequ
     return sentences
 
 
-def _explain_elgeta(view: Mapping[str, Any], last: Mapping[str, Any], names: Sequence[str], notation: str) -> list[str]:
-    """Elgeta's conclusion: who took the trick (after which tie-break rounds), who went out."""
+def _explain_elgeta(
+    view: Mapping[str, Any], last: Mapping[str, Any], names: Sequence[str], notation: str
+) -> list[str]:
+    """Elgeta's conclusion: who took the trick (after how many tie-break rounds), who went out,
+    and how the deal ended."""
     sentences: list[str] = []
-    kind = last.get("type", "trick")
-    if kind == "finish":
-        text = last.get("text")
-        return [str(text)] if text else []
-    taker = last.get("taker")
-    rounds = last.get("rounds") or []
-    if taker is not None:
-        ties = max(len(rounds) - 1, 0)
-        if ties:
+    if last.get("kind") == "finish":
+        sentences.append(_("Finished from the forecast."))
+    else:
+        taker = last.get("taker")
+        cards = cards_word(int(last.get("cards", 0)))
+        ties = last.get("ties") or []
+        if taker is None:
+            sentences.append(_("Nobody could add a card to the tie-break: the trick has no taker."))
+        elif ties:
             sentences.append(
                 ngettext(
-                    "%(name)s takes the trick after %(count)s tie-break round (%(cards)s).",
-                    "%(name)s takes the trick after %(count)s tie-break rounds (%(cards)s).",
-                    ties,
+                    "%(name)s takes %(cards)s after %(count)s tie-break round.",
+                    "%(name)s takes %(cards)s after %(count)s tie-break rounds.",
+                    len(ties),
                 )
-                % {"name": name_of(names, taker), "count": ties, "cards": cards_word(last.get("cards_taken", 0))}
+                % {"name": name_of(names, taker), "cards": cards, "count": len(ties)}
             )
         else:
+            order = list(last.get("order") or [])
+            rounds = last.get("rounds") or [[]]
+            card = rounds[-1][order.index(taker)] if taker in order and order.index(taker) < len(rounds[-1]) else None
             sentences.append(
-                _("%(name)s takes the trick (%(cards)s).")
-                % {"name": name_of(names, taker), "cards": cards_word(last.get("cards_taken", 0))}
+                _("%(name)s takes %(cards)s with %(card)s.")
+                % {"name": name_of(names, taker), "cards": cards, "card": show_card(card, notation)}
             )
-    for seat in last.get("out", []) or []:
-        sentences.append(_("%(name)s has no cards left: a beggar, out of the deal.") % {"name": name_of(names, seat)})
+        for seat in last.get("out") or []:
+            sentences.append(
+                _("%(name)s has no cards left: a beggar, out of the deal.") % {"name": name_of(names, seat)}
+            )
+    outcome = view.get("outcome")
+    ending = last.get("ending")
+    if outcome and ending:
+        winners = names_list(names, outcome.get("winners") or [])
+        firsts = [seat for seat, place in enumerate(outcome["placements"]) if place == 1]
+        if ending == "last_player":
+            sentences.append(_("%(name)s holds every card and wins the deal.") % {"name": winners})
+        elif ending == "all_aces":
+            sentences.append(_("%(name)s holds every ace and wins the deal.") % {"name": winners})
+        elif ending == "no_cards":
+            sentences.append(_("The deal is a draw between %(names)s.") % {"names": names_list(names, firsts)})
+        else:
+            sentences.append(
+                _("The deal repeats for ever: a draw between %(names)s.") % {"names": names_list(names, firsts)}
+            )
     return sentences
 
 
@@ -422,3 +445,58 @@ def describe_entry(
 def show_rank_input(text: object, notation: str) -> str:
     """A rank as it was typed (already in the session's notation); only tidied."""
     return str(text).strip()
+
+
+# -- Elgeta: the cards the referee already knows ----------------------------------------------------
+
+
+def _rank_index(text: str) -> int:
+    rank, _suit = split_card(text)
+    return RANKS_EN.index(rank) if rank in RANKS_EN else -1
+
+
+def elgeta_sequences(state: Mapping[str, Any], order: Sequence[int]) -> dict[int, list[str] | None]:
+    """Each seat's next cards in order, where the referee knows them (strict order): the last
+    card of the own pile (if only one is left) and then the captured cards; None while the
+    own pile still holds two or more cards in an order nobody knows."""
+    strict = bool(state.get("options", {}).get("strict_order", True))
+    sequences: dict[int, list[str] | None] = {}
+    for seat in order:
+        pile = state["piles"][seat]
+        if not strict or len(pile["initial"]) > 1:
+            sequences[seat] = None
+        else:
+            sequences[seat] = list(pile["initial"]) + list(pile["captured"])
+    return sequences
+
+
+def elgeta_round_cards(
+    sequences: Mapping[int, list[str] | None], counts: Sequence[int], order: Sequence[int], index: int
+) -> list[dict[str, Any]]:
+    """Round ``index`` of a trick (0: the trick's first cards): per seat in play order, the
+    card the referee expects (or None when unknown) and whether the seat has nothing left to add."""
+    cells = []
+    for seat in order:
+        sequence = sequences.get(seat)
+        empty = counts[seat] <= index
+        card = sequence[index] if sequence is not None and index < len(sequence) else None
+        cells.append({"seat": seat, "card": None if empty else card, "empty": empty})
+    return cells
+
+
+def elgeta_determined_trick(
+    sequences: Mapping[int, list[str] | None], counts: Sequence[int], order: Sequence[int]
+) -> list[list[dict[str, Any]]]:
+    """The rounds of the next trick as far as the referee knows them: every round when every
+    card is known (the trick plays itself out: one tap confirms it), else the first round with
+    the known cards filled in. A tie continues while the highest rank appears twice or more."""
+    rounds = []
+    for index in range(14):
+        cells = elgeta_round_cards(sequences, counts, order, index)
+        rounds.append(cells)
+        if any(cell["card"] is None and not cell["empty"] for cell in cells):
+            break  # an unknown card: the scorer enters it; the referee asks for any tie-break
+        ranks = [_rank_index(cell["card"]) for cell in cells if cell["card"] is not None]
+        if not ranks or ranks.count(max(ranks)) == 1:
+            break
+    return rounds

@@ -7,6 +7,7 @@ live updates); see static/js/table.js. Views stay thin: selectors read, services
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 from decimal import Decimal, InvalidOperation
@@ -19,9 +20,10 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from referee.rules import GAMES, IllegalEntry
+from referee.rules import GAMES, CardError, IllegalEntry, format_card, parse_card
 
 from . import presenters, selectors, services
 from .errors import NotFound, Refusal
@@ -398,7 +400,10 @@ def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
 # -- the recording screen -------------------------------------------------------------------------
 
 
-def deal_context(deal: Deal, user: Any, role: str | None, *, errors: dict[str, str] | None = None) -> dict[str, Any]:
+def deal_context(
+    deal: Deal, user: Any, role: str | None, *, errors: dict[str, str] | None = None,
+    elgeta_entered: list[list[Any]] | None = None,
+) -> dict[str, Any]:
     """Everything the recording screen shows, from the stored snapshot (never a replay)."""
     session = deal.session
     names = selectors.seat_names_of(session)
@@ -453,6 +458,8 @@ def deal_context(deal: Deal, user: Any, role: str | None, *, errors: dict[str, s
         "cheat": _cheat_context, "elgeta": _elgeta_context,
     }[session.game]
     context.update(extra(view, names, notation))
+    if session.game == "elgeta" and not finished:
+        context["rounds"] = elgeta_rows(deal.state, view, names, notation, entered=elgeta_entered)
     return context
 
 
@@ -474,6 +481,8 @@ def _js_text(names: list[str]) -> dict[str, Any]:
         "all_filled": _("Every card is filled in: confirm, or tap a card to change it."),
         "preview_error": _("The referee would refuse this:"),
         "starting": _("Starting the next deal…"),
+        "tie_round": _("Tie-break round %(n)s"),
+        "no_card": _("no card to add"),
         "names": names,
     }
 
@@ -594,7 +603,86 @@ def _cheat_context(view: dict[str, Any], names: list[str], notation: str) -> dic
 
 
 def _elgeta_context(view: dict[str, Any], names: list[str], notation: str) -> dict[str, Any]:
-    return {}
+    forecast = view.get("forecast")
+    forecast_text = None
+    can_finish = False
+    if forecast:
+        count = forecast["tricks"]
+        if forecast["cycle"]:
+            forecast_text = ngettext(
+                "This deal never ends: it repeats every %(length)s trick, so it can be closed as a draw.",
+                "This deal never ends: it repeats every %(length)s tricks, so it can be closed as a draw.",
+                forecast["cycle"]["length"],
+            ) % {"length": forecast["cycle"]["length"]}
+            can_finish = True
+        elif forecast["ending"] in ("last_player", "all_aces") and forecast["winner"] is not None:
+            forecast_text = ngettext(
+                "%(name)s wins in %(count)s trick.", "%(name)s wins in %(count)s tricks.", count
+            ) % {"name": names[forecast["winner"]], "count": count}
+            can_finish = True
+        elif forecast["ending"] == "no_cards":
+            forecast_text = ngettext(
+                "The deal ends in a draw in %(count)s trick: nobody will have a card to add.",
+                "The deal ends in a draw in %(count)s tricks: nobody will have a card to add.",
+                count,
+            ) % {"count": count}
+            can_finish = True
+        else:
+            forecast_text = ngettext(
+                "The rest of the deal is determined; it neither ends nor repeats within the next %(count)s trick.",
+                "The rest of the deal is determined; it neither ends nor repeats within the next %(count)s tricks.",
+                count,
+            ) % {"count": count}
+    counts = view["counts"]
+    seats_in = set(view["in"])
+    return {
+        "forecast_text": forecast_text,
+        "can_finish": can_finish,
+        "trick_number": view["tricks"] + 1,
+        "leader_name": names[view["leader"]],
+        "piles": [
+            {"seat": seat, "name": name, "count": counts[seat], "out": seat not in seats_in,
+             "leads": seat == view["leader"] and not view["finished"]}
+            for seat, name in enumerate(names)
+        ],
+    }
+
+
+def elgeta_rows(
+    state: dict[str, Any], view: dict[str, Any], names: list[str], notation: str,
+    entered: list[list[Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """The trick form's rounds: the cards the referee knows filled in (all of them, tie-breaks
+    included, once the deal is determined), or what the scorer entered so far plus a new round."""
+    leader = view["leader"]
+    players = view["players"]
+    seats_in = set(view["in"])
+    order = [seat for seat in ((leader + step) % players for step in range(players)) if seat in seats_in]
+    sequences = presenters.elgeta_sequences(state, order)
+    if entered is None:
+        rounds = presenters.elgeta_determined_trick(sequences, view["counts"], order)
+    else:
+        rounds = [presenters.elgeta_round_cards(sequences, view["counts"], order, index)
+                  for index in range(len(entered) + 1)]
+    expected = view["expected"]
+    rows = []
+    for index, cells in enumerate(rounds):
+        slots = []
+        for position, cell in enumerate(cells):
+            seat = cell["seat"]
+            possible = (expected[seat] or {}).get("possible") or []
+            if entered is not None and index < len(entered) and position < len(entered[index]):
+                value = entered[index][position] or ""
+            else:
+                value = presenters.show_card(cell["card"], notation) if cell["card"] else ""
+            slots.append({
+                "seat": seat, "name": names[seat], "value": value, "empty": cell["empty"],
+                "possible": " ".join(presenters.show_card(card, notation) for card in possible) if index == 0 else "",
+                "allowed": " ".join(sorted({presenters.show_rank(presenters.split_card(card)[0], notation)
+                                            for card in possible})) if index == 0 and possible else "",
+            })
+        rows.append({"index": index, "slots": slots})
+    return rows
 
 
 def _deal_or_404(user: Any, pk: int) -> tuple[Deal, str | None]:
@@ -623,6 +711,11 @@ def _deal_post(request: HttpRequest, deal: Deal, role: str | None) -> HttpRespon
     form_id = request.POST.get("form", "entry")
     expected = request.POST.get("expected_seq", "")
     expected_seq = int(expected) if expected.isdigit() else None
+    if action == "more_rounds" and deal.session.game == "elgeta":
+        # Without JavaScript the scorer asks for one more tie-break round: nothing is written.
+        entered = payload_from_form(request.POST).get("rounds") or []
+        context = deal_context(deal, request.user, role, elgeta_entered=entered)
+        return render(request, "referee/deal.html", context)
     try:
         if action == "undo":
             services.entry_undo(deal_id=deal.pk, user=request.user, expected_seq=expected_seq)
@@ -680,7 +773,10 @@ def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
         try:
             state = rules.apply(rules.from_dict(deal.state), payload)
         except IllegalEntry as error:
-            raise refusal_from(error, session, names) from error
+            refusal = refusal_from(error, session, names)
+            if session.game == "elgeta" and "next" in error.params and isinstance(error.params["next"], int):
+                refusal.extra.update(_tie_break_hint(deal, session.notation, error.params["next"], payload))
+            raise refusal from error
     except Refusal as error:
         return _json_refusal(error)
     view = rules.view(state)
@@ -696,6 +792,35 @@ def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
         ],
     }, request=request)
     return JsonResponse({"html": html, "points": outcome["points"] if outcome else None})
+
+
+def _tie_break_hint(deal: Deal, notation: str, number: int, payload: dict[str, Any]) -> dict[str, Any]:
+    """The referee asks for tie-break round ``number`` (1-based): say so, with what it knows of
+    that round, so the screen adds the round filled in: each seat's card when known, else the
+    cards it may still turn (its own pile minus what it turned earlier in this trick)."""
+    rules = GAMES["elgeta"]
+    view = rules.view(rules.from_dict(deal.state))
+    leader, players, seats_in = view["leader"], view["players"], set(view["in"])
+    order = [seat for seat in ((leader + step) % players for step in range(players)) if seat in seats_in]
+    sequences = presenters.elgeta_sequences(deal.state, order)
+    cells = presenters.elgeta_round_cards(sequences, view["counts"], order, number - 1)
+    turned: dict[int, set[str]] = {seat: set() for seat in order}
+    for cards in payload.get("rounds") or []:
+        for seat, text in zip(order, cards if isinstance(cards, list) else [], strict=False):
+            if isinstance(text, str):
+                with contextlib.suppress(CardError):  # the referee's refusal names bad cards
+                    turned[seat].add(format_card(parse_card(text, notation)))
+    possible = []
+    for cell in cells:
+        own = deal.state["piles"][cell["seat"]]["initial"]
+        left = [card for card in own if card not in turned[cell["seat"]]] if cell["card"] is None else []
+        possible.append(" ".join(presenters.show_card(card, notation) for card in left))
+    return {
+        "next_round": number - 1,
+        "prefill": [presenters.show_card(cell["card"], notation) if cell["card"] else "" for cell in cells],
+        "empty": [cell["empty"] for cell in cells],
+        "possible": possible,
+    }
 
 
 # -- the session (standings, ledger, settlement, summary) ---------------------------------------------

@@ -283,7 +283,7 @@
   function slotsOf(form) { return Array.prototype.slice.call(form.querySelectorAll("[data-card-input]")); }
   function activeInput(form) {
     var slot = form.querySelector(".slot.is-active [data-card-input]");
-    return slot || slotsOf(form).find(function (i) { return !i.value && !i.disabled; }) || slotsOf(form)[0];
+    return slot || slotsOf(form).find(function (i) { return !i.value && !i.disabled && !i.readOnly; }) || slotsOf(form)[0];
   }
   function markActive(form, input) {
     form.querySelectorAll(".slot.is-active").forEach(function (s) { s.classList.remove("is-active"); });
@@ -304,7 +304,7 @@
   }
   function needsSuit(input) { return input.hasAttribute("data-needs-suit"); }
   function advance(form, input) {
-    var inputs = slotsOf(form).filter(function (i) { return !i.disabled; });
+    var inputs = slotsOf(form).filter(function (i) { return !i.disabled && !i.readOnly; });
     var start = inputs.indexOf(input);
     for (var step = 1; step <= inputs.length; step++) {
       var next = inputs[(start + step) % inputs.length];
@@ -336,7 +336,13 @@
       return;
     }
     var card = splitCard(input.value);
-    if (button.dataset.rank != null) card.rank = button.dataset.rank;
+    if (button.dataset.rank != null) {
+      card.rank = button.dataset.rank;
+      // Only one card of that rank can come from this pile: the rank alone says which.
+      var possible = slot && slot.dataset.possible ? slot.dataset.possible.split(" ") : [];
+      var matching = possible.filter(function (text) { return splitCard(text).rank === card.rank; });
+      if (matching.length === 1) card.suit = splitCard(matching[0]).suit;
+    }
     if (button.dataset.suit != null) card.suit = button.dataset.suit;
     input.value = card.rank === "X" ? "X" : card.rank + card.suit;
     input.removeAttribute("aria-invalid");
@@ -344,6 +350,79 @@
     var complete = card.rank && (!needsSuit(input) || card.suit || card.rank === "X");
     if (complete && slotsOf(form).length > 1) advance(form, input);
     else markActive(form, input);
+    if (form.hasAttribute("data-elgeta")) askAboutRounds(form);
+  }
+
+  // -- Elgeta: a finished round goes to the referee, who says who takes or asks for a tie-break --------
+  function lastRoundComplete(form) {
+    var rows = form.querySelectorAll("[data-round]");
+    var last = rows[rows.length - 1];
+    return Array.prototype.every.call(last.querySelectorAll("[data-card-input]"), function (input) {
+      return input.value.trim() !== "" || input.hasAttribute("data-empty-ok");
+    });
+  }
+  function askAboutRounds(form) {
+    var box = form.querySelector("[data-preview-box]");
+    if (!lastRoundComplete(form)) { if (box) box.hidden = true; return; }
+    post(screen.dataset.previewUrl, payloadFrom(form)).then(function (result) {
+      if (result.status === 200) {
+        box.hidden = false;
+        box.innerHTML = result.data.html;
+        return;
+      }
+      var data = result.data || {};
+      if (typeof data.next_round === "number") {
+        box.hidden = true;
+        addRound(form, data.next_round, data.prefill || [], data.empty || [], data.possible || [], data.error);
+        if (lastRoundComplete(form)) askAboutRounds(form);  // the referee knew every card of it
+        return;
+      }
+      box.hidden = false;
+      box.innerHTML = '<p class="error">' + escapeHtml(T.preview_error + " " + (data.error || "")) + "</p>";
+    }).catch(function () { /* the referee answers again when the trick is recorded */ });
+  }
+  function addRound(form, index, prefill, empty, possible, reason) {
+    var rows = form.querySelector("[data-rounds]");
+    if (rows.querySelector('[data-round="' + index + '"]')) return;
+    var row = rows.querySelector('[data-round="0"]').cloneNode(true);
+    row.dataset.round = String(index);
+    row.querySelector("legend").textContent = fmt(T.tie_round, { n: index });
+    row.querySelectorAll(".slot").forEach(function (slot, position) {
+      slot.classList.remove("is-active");
+      slot.removeAttribute("data-allowed");
+      if (possible[position]) slot.dataset.possible = possible[position];
+      else slot.removeAttribute("data-possible");
+      var input = slot.querySelector("[data-card-input]");
+      var label = slot.querySelector("label");
+      var id = "r" + index + "-" + position + "-" + input.id.split("-").pop();
+      input.id = id;
+      label.setAttribute("for", id);
+      input.name = "f:rounds:round:" + index;
+      input.value = prefill[position] || "";
+      input.removeAttribute("aria-invalid");
+      var note = slot.querySelector(".muted");
+      if (note) note.remove();
+      if (empty[position]) {
+        input.readOnly = true;
+        input.placeholder = "–";
+        input.setAttribute("data-empty-ok", "");
+        var span = document.createElement("span");
+        span.className = "small muted";
+        span.textContent = T.no_card;
+        slot.appendChild(span);
+      } else {
+        input.readOnly = false;
+        input.placeholder = "";
+        input.removeAttribute("data-empty-ok");
+      }
+    });
+    rows.appendChild(row);
+    var msg = form.querySelector("[data-pad-msg]");
+    if (msg && reason) msg.textContent = reason;
+    var first = Array.prototype.find.call(row.querySelectorAll("[data-card-input]"), function (i) {
+      return !i.value && !i.readOnly;
+    });
+    markActive(form, first || null);
   }
 
   // -- steppers -----------------------------------------------------------------------------------------
@@ -431,6 +510,9 @@
     liveBox.querySelectorAll(".stepper input").forEach(clampStepper);
     liveBox.querySelectorAll("form[data-preview]").forEach(velniasSync);
     liveBox.querySelectorAll("form[data-out]").forEach(michiganOutSync);
+    liveBox.querySelectorAll("form[data-elgeta]").forEach(function (form) {
+      if (canRecord && lastRoundComplete(form)) askAboutRounds(form);
+    });
   }
 
   liveBox.addEventListener("submit", function (event) {
@@ -452,6 +534,7 @@
   liveBox.addEventListener("change", function (event) {
     var form = event.target.closest("form");
     if (!form) return;
+    if (form.hasAttribute("data-elgeta") && event.target.matches("[data-card-input]")) askAboutRounds(form);
     if (form.hasAttribute("data-entry")) dirty = true;
     if (event.target.matches(".stepper input")) clampStepper(event.target);
     if (form.hasAttribute("data-preview")) { velniasSync(form); schedulePreview(form); }
