@@ -65,9 +65,7 @@ def long_deal(min_tricks: int, players: int = 2, seed: int = 0) -> tuple[list[li
     """A pile order whose deal lasts at least ``min_tricks`` tricks (searching seeds from ``seed``)."""
     for attempt in range(seed, seed + 10_000):
         piles = shuffled_piles(players, random.Random(attempt))
-        count = 0
-        for _ in tricks(players, players - 1, piles):
-            count += 1
+        for count, _entry in enumerate(tricks(players, players - 1, piles), start=1):
             if count >= min_tricks:
                 return piles, attempt
     raise RuntimeError("no long enough deal found")
