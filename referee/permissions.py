@@ -25,7 +25,18 @@ def club_role(user: Any, club: Club) -> str | None:
 def require_role(user: Any, club: Club, needed: str) -> str:
     """Raise NotFound for outsiders (a private club's existence is not revealed), NotAllowed
     for members whose role is too low."""
-    role = club_role(user, club)
+    return check_role(user, club_role(user, club), needed)
+
+
+def check_role(user: Any, member_role: str | None, needed: str) -> str:
+    """``require_role`` for a caller that has already read the user's active member role in the
+    club (the hot path reads it in the query that locks the deal)."""
+    if user is None or not user.is_authenticated:
+        role = None
+    elif user.is_superuser:
+        role = Role.ADMIN
+    else:
+        role = member_role
     if role is None:
         raise NotFound(_("Not found."))
     if ROLE_RANK[Role(role)] < ROLE_RANK[Role(needed)]:

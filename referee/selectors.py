@@ -38,13 +38,18 @@ def seated_members(session: Session) -> list[Member]:
     return [seat.member for seat in session.seats.select_related("member").order_by("number")]
 
 
-def deal_view(deal: Deal, names: list[str] | None = None) -> dict[str, Any]:
-    """What the tablet needs: the engine's view plus names, seq and status."""
+def deal_view(deal: Deal, names: list[str] | None = None, state_view: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the tablet needs: the engine's view plus names, seq and status.
+
+    ``state_view`` is the engine's view when the caller already has it (the hot path just
+    computed it), so the snapshot is not decoded and viewed a second time.
+    """
     session = deal.session
-    rules = GAMES[session.game]
-    state = rules.from_dict(deal.state)
+    if state_view is None:
+        rules = GAMES[session.game]
+        state_view = rules.view(rules.from_dict(deal.state))
     if names is None:
-        names = [m.name for m in seated_members(session)]
+        names = list(session.seats.order_by("number").values_list("member__name", flat=True))
     return {
         "id": deal.pk,
         "session": session.pk,
@@ -56,7 +61,7 @@ def deal_view(deal: Deal, names: list[str] | None = None) -> dict[str, Any]:
         "finished": deal.status == DealStatus.FINISHED,
         "players": names,
         "notation": session.notation,
-        "state": with_names(rules.view(state), names),
+        "state": with_names(state_view, names),
     }
 
 

@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -33,7 +34,7 @@ from .models import (
     Session,
     SessionStatus,
 )
-from .permissions import require_role
+from .permissions import check_role, require_role
 
 
 def _scoring() -> Any:
@@ -197,17 +198,26 @@ class EntryAdded:
     entry: Entry
     deal: Deal
     created: bool
+    #: The engine's view of the new state (a stored entry), so the answer need not rebuild it.
+    view: dict[str, Any] | None = None
 
 
-def _lock_deal(deal_id: int) -> Deal:
-    # Lock the deal and its session (closing waits for a recording in flight), never the club:
-    # a plain FOR UPDATE over the join would lock the club row and serialise every table of it.
+def _lock_deal(deal_id: int, *, user: Any = None) -> Deal:
+    """The deal, row-locked with its session (closing waits for a recording in flight), never
+    the club: a plain FOR UPDATE over the join would lock the club row and serialise every
+    table of it.
+
+    Given ``user``, the same query reads their active role in the club (``deal.user_role``),
+    saving the hot path a round trip. Nothing written by the transaction we may have waited
+    for can be read this way (a subquery sees the snapshot taken before the wait): the
+    idempotency key is looked up in a query of its own, after the lock is held.
+    """
+    deals = Deal.objects.select_for_update(of=("self", "session")).select_related("session", "session__club")
+    if user is not None and getattr(user, "is_authenticated", False):
+        roles = Member.objects.filter(club=OuterRef("session__club"), user=user, active=True).values("role")
+        deals = deals.annotate(user_role=Subquery(roles[:1]))
     try:
-        return (
-            Deal.objects.select_for_update(of=("self", "session"))
-            .select_related("session", "session__club")
-            .get(pk=deal_id)
-        )
+        return deals.get(pk=deal_id)
     except Deal.DoesNotExist as missing:
         raise NotFound(_("Not found.")) from missing
 
@@ -227,18 +237,19 @@ def entry_add(
 ) -> EntryAdded:
     """Referee and store one entry (the hot path)."""
     with transaction.atomic():
-        deal = _lock_deal(deal_id)
+        deal = _lock_deal(deal_id, user=user)
         session = deal.session
-        require_role(user, session.club, Role.SCORER)
+        check_role(user, getattr(deal, "user_role", None), Role.SCORER)
+        earlier = None
         if idempotency_key:
-            earlier = Entry.objects.filter(deal=deal, idempotency_key=idempotency_key).first()
-            if earlier is not None:
-                if earlier.payload != dict(payload):
-                    raise Conflict(
-                        _("This idempotency key was already used for a different entry; create a new key."),
-                        seq=deal.seq,
-                    )
-                return EntryAdded(entry=earlier, deal=deal, created=False)
+            earlier = Entry.objects.filter(deal=deal, idempotency_key=idempotency_key).select_related("author").first()
+        if earlier is not None:
+            if earlier.payload != dict(payload):
+                raise Conflict(
+                    _("This idempotency key was already used for a different entry; create a new key."),
+                    seq=deal.seq,
+                )
+            return EntryAdded(entry=earlier, deal=deal, created=False)
         _require_open(session)
         if expected_seq is not None and expected_seq != deal.seq:
             raise Conflict(
@@ -253,8 +264,9 @@ def entry_add(
         except IllegalEntry as error:
             raise refusal_from(error, session) from error
         deal.seq += 1
+        view = rules.view(new_state)
         entry = Entry.objects.create(
-            deal=deal, seq=deal.seq, payload=dict(payload), result=_last_result(rules, new_state),
+            deal=deal, seq=deal.seq, payload=dict(payload), result=view.get("last"),
             author=user if getattr(user, "is_authenticated", False) else None,
             idempotency_key=idempotency_key or None,
         )
@@ -266,7 +278,7 @@ def entry_add(
         deal.save(update_fields=["seq", "state", "status", "finished_at"])
         if outcome is not None:
             _scoring().deal_finished(deal=deal, state=new_state)
-        return EntryAdded(entry=entry, deal=deal, created=True)
+        return EntryAdded(entry=entry, deal=deal, created=True, view=view)
 
 
 def replay(deal: Deal, payloads: Sequence[Mapping[str, Any]], options: Mapping[str, Any] | None = None) -> Any:

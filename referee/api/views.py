@@ -271,13 +271,18 @@ class DealEntriesView(APIView):
         tags=["deals"],
     )
     def post(self, request: Request, pk: int) -> Response:
-        deal = _deal_for(request.user, pk)
-        payload, key, expected = _entry_body(request)
+        try:
+            payload, key, expected = _entry_body(request)
+        except Refusal:
+            _deal_for(request.user, pk)  # another club's deal is "not found", whatever the body
+            raise
+        # The hot path: the service locks the deal and checks the role (404 for outsiders, as
+        # _deal_for would say) in one query, so the view does not look the deal up first.
         added = services.entry_add(
-            deal_id=deal.pk, payload=payload, user=request.user, idempotency_key=key, expected_seq=expected
+            deal_id=pk, payload=payload, user=request.user, idempotency_key=key, expected_seq=expected
         )
-        body = {"entry": s.EntrySerializer(added.entry).data, "deal": selectors.deal_view(added.deal),
-                "replayed": not added.created}
+        body = {"entry": s.EntrySerializer(added.entry).data,
+                "deal": selectors.deal_view(added.deal, state_view=added.view), "replayed": not added.created}
         return Response(body, status=201 if added.created else 200)
 
 
