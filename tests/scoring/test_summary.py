@@ -18,12 +18,13 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from referee import services
+from referee.errors import Refusal
 from referee.models import Deal, Entry, Seat, Session
 from referee.rules import GAMES
 from scoring import summary as build
 from scoring import tasks
 from scoring.models import SessionSummary
-from scoring.summary_services import build_and_store, request_summary
+from scoring.summary_services import build_and_store, record_failure, request_summary, summary_status
 
 from .summary_sessions import RUKAS_PLAN, close, play, reopen, rukas_deal, start, velnias_evening
 
@@ -364,6 +365,30 @@ def test_closing_with_an_unreachable_broker_still_closes(
         assert api(club_setup["users"]["scorer"]).post(f"/api/sessions/{session.pk}/summary/retry/").status_code == 202
     summary.refresh_from_db()
     assert summary.state == "done"
+
+
+def test_between_attempts_the_state_says_a_retry_is_coming(club_setup: Any, on_commit: Any) -> None:
+    session = velnias_evening(club_setup)
+    summary = closed(club_setup, session, on_commit)
+    record_failure(session_id=session.pk, task_id=summary.task_id, error=RuntimeError("disk full"), final=False)
+    summary.refresh_from_db()
+    session.refresh_from_db()
+    status = summary_status(summary, session)
+    assert (status["state"], status["can_retry"], status["outdated"], status["message"]) == (
+        "pending", False, True, "Attempt 1 failed (RuntimeError: disk full); trying again shortly.")
+    # A failure reported by a task that no longer owns the summary changes nothing.
+    record_failure(session_id=session.pk, task_id="an-older-task", error=RuntimeError("late"), final=True)
+    summary.refresh_from_db()
+    assert (summary.state, summary.error) == ("pending", "RuntimeError: disk full")
+
+
+def test_a_refused_close_asks_for_no_summary(club_setup: Any, on_commit: Any) -> None:
+    session = start(club_setup, "velnias", ["admin", "scorer", "member"])
+    services.deal_start(session=session, user=club_setup["users"]["scorer"])
+    with on_commit() as callbacks, pytest.raises(Refusal):
+        close(club_setup, session)
+    assert callbacks == []
+    assert not SessionSummary.objects.filter(session=session).exists()
 
 
 # -- the API and the chart -------------------------------------------------------------------------

@@ -51,6 +51,13 @@ class Broker:
             Queue(self.queue, channel=connection.default_channel).declare()
             connection.default_channel.queue_purge(self.queue)
 
+    def remove(self) -> None:
+        """Delete the queue and the broker's bookkeeping of it (nothing is left in Redis)."""
+        with app.connection_for_write() as connection:
+            channel = connection.default_channel
+            channel.queue_delete(self.queue)
+            channel.client.delete(f"_kombu.binding.{self.queue}", f"_kombu.binding_permanent.{self.queue}")
+
     @contextmanager
     def worker(self) -> Iterator[None]:
         with start_worker(app, pool="solo", concurrency=1, perform_ping_check=False, queues=[self.queue],
@@ -86,7 +93,7 @@ def broker(require_broker: str, settings: Any, english: None) -> Iterator[Broker
         yield state
     finally:
         task_postrun.disconnect(on_finished)
-        state.purge()
+        state.remove()
         app.amqp.queues._consume_from = None  # the embedded worker selected our queue only
         app.conf.task_always_eager = saved["task_always_eager"]
         app.conf.broker_url = saved["broker_url"]
