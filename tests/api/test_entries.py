@@ -404,3 +404,15 @@ def test_a_stale_expected_seq_is_a_conflict_with_the_current_seq(
     current = post(scorer_client, rukas_deal, {"type": "trick", "cards": ["3", "2"], "expected_seq": 1})
     assert current.status_code == 201
     assert current.json()["deal"]["seq"] == 2
+
+
+def test_the_answer_to_an_entry_shows_the_deal_as_a_reload_would(
+    scorer_client: Any, start_session: Any, start_deal: Any
+) -> None:
+    """The entry's answer reuses the view computed while refereeing; it must equal a fresh read."""
+    deal = start_deal(start_session("cheat", ["Ona", "Jonas", "Rūta"]))
+    for body in ({"type": "place", "player": 0}, {"type": "place", "player": 1},
+                 {"type": "challenge", "challenger": 2, "revealed": "2C"}):
+        answer = post(scorer_client, deal, body).json()["deal"]
+        assert answer == scorer_client.get(f"/api/deals/{deal.pk}/").json()
+    assert answer["state"]["counts"] == [16, 16, 20]  # Jonas told the truth: Rūta takes the pile of 3
