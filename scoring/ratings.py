@@ -71,13 +71,17 @@ def rate_deal(*, deal: Deal, club_id: int, game: str, placements: Mapping[int, i
         }
         before = {str(m): ([rows[m].mu, rows[m].sigma, rows[m].deals] if m in rows else None) for m in placements}
         after = new_ratings({m: (r.mu, r.sigma) for m, r in rows.items()}, placements)
+        new_rows = []
         for member, (mu, sigma) in after.items():
             if member in rows:
                 row = rows[member]
                 row.mu, row.sigma, row.deals = mu, sigma, row.deals + 1
-                row.save(update_fields=["mu", "sigma", "deals"])
             else:
-                Rating.objects.create(club_id=club_id, member_id=member, game=key, mu=mu, sigma=sigma, deals=1)
+                new_rows.append(Rating(club_id=club_id, member_id=member, game=key, mu=mu, sigma=sigma, deals=1))
+        if rows:
+            Rating.objects.bulk_update(rows.values(), ["mu", "sigma", "deals"])
+        if new_rows:
+            Rating.objects.bulk_create(new_rows)
         stream.last_seq += 1
         stream.save(update_fields=["last_seq", "updated_at"])
         RatingUpdate.objects.create(stream=stream, deal=deal, seq=stream.last_seq, before=before)
@@ -123,11 +127,11 @@ def request_recompute(club_id: int, game: str) -> None:
     recompute_ratings.delay(club_id, game)
 
 
-def request_recompute_if_stale(club_id: int, streams: Iterable[RatingStream]) -> None:
-    """A read found a stale stream: ask again, at most once a minute (a lost task must not leave it stale)."""
-    for stream in streams:
-        if stream.stale and cache.add(f"ratings-recompute:{club_id}:{stream.game}", 1, timeout=60):
-            transaction.on_commit(lambda game=stream.game: request_recompute(club_id, game))
+def request_recompute_if_stale(club_id: int, games: Iterable[str]) -> None:
+    """A read found these streams stale: ask again, at most once a minute (a lost task must not leave them stale)."""
+    for game in games:
+        if cache.add(f"ratings-recompute:{club_id}:{game}", 1, timeout=60):
+            transaction.on_commit(lambda game=game: request_recompute(club_id, game))
 
 
 def recompute(*, club_id: int, game: str) -> int:

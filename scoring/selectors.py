@@ -18,7 +18,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, IntegerField, Max, Q, QuerySet, Sum
+from django.db.models import Count, Exists, IntegerField, Max, Q, QuerySet, Sum
 from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -478,11 +478,18 @@ def leaderboard(
         per_member[member].name = t.name
         per_member[member].add(t.deals, t.wins, t.points, t.money)
     key = game or OVERALL
+    # One query for the ratings and whether they are being recomputed (an uncorrelated EXISTS,
+    # evaluated once); only a club without ratings asks the stream itself.
+    stale_stream = RatingStream.objects.filter(club=club, game=key, stale=True)
     rating_rows = {
-        r.member_id: r for r in Rating.objects.filter(club=club, game=key, member_id__in=list(per_member))
+        r.member_id: r
+        for r in Rating.objects.filter(club=club, game=key, member_id__in=list(per_member)).annotate(
+            stream_stale=Exists(stale_stream)
+        )
     }
-    streams = list(RatingStream.objects.filter(club=club, game=key))
-    ratings.request_recompute_if_stale(club.pk, streams)
+    stale = next(iter(rating_rows.values())).stream_stale if rating_rows else stale_stream.exists()
+    if stale:
+        ratings.request_recompute_if_stale(club.pk, [key])
     rows = []
     for member, t in per_member.items():
         if t.deals == 0 and t.points == 0 and t.money == 0:
@@ -514,7 +521,7 @@ def leaderboard(
         "unit": unit[0],
         "unit_label": unit[1],
         "currency": club.currency,
-        "ratings_stale": any(s.stale for s in streams),
+        "ratings_stale": stale,
         "ranked": ranked,
         "unranked": unranked,
     }

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from scoring import ratings
+from scoring import ratings, selectors
 from scoring.models import OVERALL, Rating, RatingStream
 from tests.scoring.helpers import play, start, undo, velnias_end
 
@@ -56,11 +56,13 @@ def test_undo_of_an_older_deal_marks_stale_and_recomputes(club_setup, django_cap
         undo(club_setup, older)
     stream = RatingStream.objects.get(club=club_setup["club"], game="velnias")
     assert stream.stale is True
-    # While stale, a new deal is not rated step by step: the recompute will include it.
+    assert selectors.leaderboard(club_setup["club"], game="velnias", min_deals=0)["ratings_stale"] is True
+    assert selectors.leaderboard(club_setup["club"], game="cheat", min_deals=0)["ratings_stale"] is False
     assert len(callbacks) == 2  # one recompute for velnias, one for all games
     for callback in callbacks:
         callback()
     assert RatingStream.objects.get(club=club_setup["club"], game="velnias").stale is False
+    assert selectors.leaderboard(club_setup["club"], game="velnias", min_deals=0)["ratings_stale"] is False
     # Only the other table's deal is left: ratings as if it were the club's only deal.
     model = ratings.MODEL
     expected = model.rate([[model.rating()] for _ in range(4)], ranks=[2, 2, 4, 1])
