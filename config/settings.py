@@ -171,6 +171,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Session summaries (scoring.tasks): a failed build is retried SUMMARY_MAX_RETRIES times,
+# waiting SUMMARY_RETRY_BACKOFF seconds, then doubling; then it shows as failed, with a way to
+# try again. SUMMARY_QUEUE sends them to a queue of their own (workers then need -Q with it).
+SUMMARY_MAX_RETRIES = int(os.environ.get("SUMMARY_MAX_RETRIES", "3"))
+SUMMARY_RETRY_BACKOFF = float(os.environ.get("SUMMARY_RETRY_BACKOFF", "2"))
+SUMMARY_QUEUE = os.environ.get("SUMMARY_QUEUE", "")
 
 # Security settings that matter once DEBUG is off (manage.py check --deploy stays clean).
 SECURE_BEHIND_TLS = env_bool("SECURE_BEHIND_TLS", default=not DEBUG)
