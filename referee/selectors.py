@@ -130,17 +130,33 @@ def seat_names_of(session: Session) -> list[str]:
     return [seat.member.name for seat in sorted(session.seats.all(), key=lambda seat: seat.number)]
 
 
-def deal_for_page(user: Any, pk: int) -> Deal | None:
-    """A deal with its session, club and seated members (two queries), if the user may see it."""
+def deal_for_page(user: Any, pk: int) -> tuple[Deal, str] | None:
+    """A deal with its session, club and seated members (three queries) and the user's role in
+    the club, if the user may see it (None otherwise: a private club's deals stay hidden)."""
+    from .permissions import club_role
+
     deal = (
         Deal.objects.select_related("session", "session__club")
         .prefetch_related("session__seats__member")
         .filter(pk=pk)
         .first()
     )
-    if deal is None or not _may_see(user, deal.session.club):
+    role = club_role(user, deal.session.club) if deal is not None else None
+    if deal is None or role is None:
         return None
-    return deal
+    return deal, role
+
+
+def deal_for_poll(user: Any, pk: int) -> tuple[Deal, str] | None:
+    """What a watcher's poll needs to tell whether anything changed: the deal without its
+    snapshot (a long deal's is large) and the user's role (two queries)."""
+    from .permissions import club_role
+
+    deal = Deal.objects.select_related("session__club").defer("state", "options").filter(pk=pk).first()
+    role = club_role(user, deal.session.club) if deal is not None else None
+    if deal is None or role is None:
+        return None
+    return deal, role
 
 
 def session_for_page(user: Any, pk: int) -> Session | None:

@@ -14,6 +14,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.db.models import Count, Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -33,6 +34,8 @@ from .services import refusal_from
 
 #: How many of the deal's latest entries the recording screen lists.
 RECENT_ENTRIES = 6
+#: How many of a Mičiganas deal's latest chip movements the recording screen lists.
+MOVEMENTS_SHOWN = 40
 
 
 # -- small helpers -------------------------------------------------------------------------------
@@ -408,8 +411,8 @@ def deal_context(
     session = deal.session
     names = selectors.seat_names_of(session)
     rules = GAMES[session.game]
-    state = rules.from_dict(deal.state)
-    view = rules.view(state)
+    version = _deal_version(deal)
+    view = _engine_view(deal, version)
     notation = session.notation
     finished = deal.status == DealStatus.FINISHED
     session_open = session.status == SessionStatus.OPEN
@@ -443,12 +446,12 @@ def deal_context(
         ],
         "errors": errors or {},
         "key": new_key(),
-        "version": _deal_version(deal),
+        "version": version,
         "rank_pad": presenters.rank_pad(notation),
         "suits": [{"letter": s, "symbol": presenters.SUIT_SYMBOLS[s], "name": presenters.suit_name(s)}
                   for s in "SCDH"],
         "unit": _unit_label(session.game),
-        "next_dealer": rules.next_dealer(state) if finished else None,
+        "next_dealer": rules.next_dealer(rules.from_dict(deal.state)) if finished else None,
         "later_deal": later_deal,
         "stake": session.stake,
         "js_text": _js_text(names),
@@ -492,6 +495,19 @@ def _unit_label(game: str) -> str:
         "elgeta": _("deals won"), "velnias": _("points"), "rukas": _("tricks"), "michigan": _("chips"),
         "cheat": _("losses"),
     }[game]
+
+
+def _engine_view(deal: Deal, version: str) -> dict[str, Any]:
+    """The engine's view of the deal's snapshot, cached per deal version: every phone watching
+    the table re-renders after each entry, and a long deal's snapshot (Mičiganas keeps its
+    whole chip ledger) costs more to read than the page does to render."""
+    key = f"deal-view:{deal.pk}:{version}"
+    view = cache.get(key)
+    if view is None:
+        rules = GAMES[deal.session.game]
+        view = rules.view(rules.from_dict(deal.state))
+        cache.set(key, view, timeout=600)
+    return view
 
 
 def _deal_version(deal: Deal) -> str:
@@ -556,7 +572,9 @@ def _michigan_context(view: dict[str, Any], names: list[str], notation: str) -> 
         return names[value] if isinstance(value, int) else presenters.show_card(value, notation)
 
     movements = []
-    for move in view.get("movements", []):
+    every = view.get("movements", [])
+    # A long deal's ledger is for the session page; the table shows the latest movements.
+    for move in every[-MOVEMENTS_SHOWN:]:
         movements.append({
             "from": end(move["from"]),
             "to": end(move["to"]),
@@ -568,6 +586,7 @@ def _michigan_context(view: dict[str, Any], names: list[str], notation: str) -> 
     return {
         "prizes": prizes,
         "movements": movements,
+        "movements_total": len(every),
         "pot_total": sum(view["pot"].values()),
         "net": view["net"],
         "hand_sizes": view["hand_sizes"],
@@ -686,10 +705,10 @@ def elgeta_rows(
 
 
 def _deal_or_404(user: Any, pk: int) -> tuple[Deal, str | None]:
-    deal = selectors.deal_for_page(user, pk)
-    if deal is None:
+    found = selectors.deal_for_page(user, pk)
+    if found is None:
         raise Http404(_("Not found."))
-    return deal, club_role(user, deal.session.club)
+    return found
 
 
 @login_required
@@ -736,13 +755,17 @@ def deal_live(request: HttpRequest, pk: int) -> HttpResponse:
     """Polling for watchers and a second tablet: 204 while nothing changed (two small queries),
     else the live part of the screen. ``X-Running-Deal`` names the session's running deal, so a
     finished deal's watchers follow the table to the next one."""
-    deal, role = _deal_or_404(request.user, pk)
+    found = selectors.deal_for_poll(request.user, pk)
+    if found is None:
+        raise Http404(_("Not found."))
+    deal, role = found
     version = _deal_version(deal)
     running = Deal.objects.filter(session_id=deal.session_id, status=DealStatus.RUNNING).values_list("pk", flat=True)
     running_id = next(iter(running), None)
     if request.GET.get("v") == version:
         response = HttpResponse(status=204)
     else:
+        deal, role = _deal_or_404(request.user, pk)
         response = render(request, "referee/deal_live.html", deal_context(deal, request.user, role))
     response["X-Deal-Version"] = version
     response["X-Running-Deal"] = str(running_id or "")

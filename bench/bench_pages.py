@@ -1,0 +1,200 @@
+"""Server time of each recording screen on a long deal (issue 6: under 50 ms with 500 entries).
+
+Run: ``.venv/bin/python bench/bench_pages.py`` (SQLite in a throwaway test database; set
+``DATABASE_URL=postgres://...`` to measure on PostgreSQL). For each game it records a deal
+through the services (500 entries where the game allows that many: Elgeta tricks, Cheat
+placements and challenges, Mičiganas misplays; a Rūkas deal has at most 13 tricks and a
+Velnias deal one ending), then times GETs through Django's test client, in process, so the
+figure is the server's own work (URL routing, permission checks, queries, engine view,
+template rendering) without any network. Prints the median and 95th percentile of
+``--repeat`` GETs, the page's query count and size, and the same for the poll that watchers
+send every few seconds (204 when nothing changed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")
+os.environ.setdefault("ALLOW_INSECURE_KEY", "1")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.cache import cache  # noqa: E402
+from django.core.signals import request_started  # noqa: E402
+from django.db import connection, reset_queries  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from bench.elgeta_play import long_deal, tricks  # noqa: E402
+from referee import services  # noqa: E402
+from referee.models import Club, Deal, Member, Role  # noqa: E402
+from referee.rules import GAMES  # noqa: E402
+
+ENTRIES = 500
+
+
+def _club() -> tuple[Any, list[Member]]:
+    user = get_user_model().objects.create_user("bench-scorer", password="bench-pass-1")
+    club = Club.objects.create(slug="bench", name="Bench")
+    members = [Member.objects.create(club=club, name="Ona", user=user, role=Role.SCORER)]
+    members += [Member.objects.create(club=club, name=name) for name in ("Jonas", "Rūta", "Petras")]
+    return user, members
+
+
+def _record(deal: Deal, user: Any, payloads: list[dict[str, Any]]) -> Deal:
+    for payload in payloads:
+        services.entry_add(deal_id=deal.pk, payload=payload, user=user)
+    return Deal.objects.get(pk=deal.pk)
+
+
+def elgeta_deal(user: Any, members: list[Member]) -> Deal:
+    piles, _seed = long_deal(ENTRIES)
+    session = services.session_start(club=members[0].club, game="elgeta", players=members[:2], user=user)
+    deal = services.deal_start(session=session, user=user)
+    entries = []
+    for entry in tricks(2, deal.dealer, piles):
+        entries.append(entry)
+        if len(entries) == ENTRIES:
+            break
+    return _record(deal, user, entries)
+
+
+def cheat_deal(user: Any, members: list[Member]) -> Deal:
+    """Placements, and every third card a caught lie (the placer takes the pile back), so the
+    deal runs on: 500 entries, still running."""
+    game = GAMES["cheat"]
+    session = services.session_start(club=members[0].club, game="cheat", players=members[:3], user=user)
+    deal = services.deal_start(session=session, user=user)
+    state = game.from_dict(deal.state)
+    entries: list[dict[str, Any]] = []
+    placed = 0
+    while len(entries) < ENTRIES:
+        view = game.view(state)
+        if placed and placed % 3 == 0 and view["can_challenge"]:
+            wrong = "2" if view["last_announced"] != "2" else "3"
+            entry: dict[str, Any] = {"type": "challenge", "challenger": view["challengers"][0], "revealed": wrong}
+        else:
+            entry = {"type": "place", "player": view["turn"]}
+            placed += 1
+        state = game.apply(state, entry)
+        entries.append(entry)
+    assert game.outcome(state) is None, "the benchmark deal must still be running"
+    return _record(deal, user, entries)
+
+
+def michigan_deal(user: Any, members: list[Member]) -> Deal:
+    session = services.session_start(club=members[0].club, game="michigan", players=members[:4], user=user)
+    deal = services.deal_start(session=session, user=user)
+    entries: list[dict[str, Any]] = [{"type": "exchange", "player": 0}, {"type": "prize", "card": "AS", "player": 1}]
+    rng = random.Random(6)
+    entries += [{"type": "misplay", "player": rng.randrange(4)} for _ in range(ENTRIES - len(entries))]
+    return _record(deal, user, entries)
+
+
+def rukas_deal(user: Any, members: list[Member]) -> Deal:
+    """A Rūkas deal has 13 tricks: 12 recorded, so the screen still shows the trick form."""
+    game = GAMES["rukas"]
+    session = services.session_start(club=members[0].club, game="rukas", players=members[:4], user=user)
+    deal = services.deal_start(session=session, user=user)
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    rng = random.Random(6)
+    hands = [rng.sample(ranks, 13) for _ in range(4)]
+    state = game.from_dict(deal.state)
+    for trick in range(12):
+        leader = game.view(state)["leader"]
+        entry = {"type": "trick", "cards": [hands[(leader + i) % 4][trick] for i in range(4)]}
+        state = game.apply(state, entry)
+        services.entry_add(deal_id=deal.pk, payload=entry, user=user)
+    return Deal.objects.get(pk=deal.pk)
+
+
+def velnias_deal(user: Any, members: list[Member]) -> Deal:
+    """A Velnias deal is one ending: the running screen (steppers) is what a scorer waits on."""
+    session = services.session_start(club=members[0].club, game="velnias", players=members[:4], user=user)
+    for _ in range(20):  # a session's worth of finished deals behind it, for the running totals
+        deal = services.deal_start(session=session, user=user)
+        services.entry_add(deal_id=deal.pk, user=user, payload={
+            "type": "end", "condition": "last_card", "player": 0, "hand_counts": [3, 2, 6, 1]})
+    return services.deal_start(session=session, user=user)
+
+
+def measure(client: Client, url: str, repeat: int, cold: bool = False) -> dict[str, Any]:
+    """``cold``: the engine's view is not cached yet, as on the first render after an entry."""
+    response = client.get(url)  # warm caches (templates, translations) once
+    assert response.status_code in (200, 204), (url, response.status_code)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    query_count = len(queries.captured_queries)
+    times, cpu = [], []
+    for _ in range(repeat):
+        if cold:
+            cache.clear()
+        start, start_cpu = time.perf_counter(), time.thread_time()
+        client.get(url)
+        times.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.thread_time() - start_cpu) * 1000)
+    times.sort()
+    return {
+        "median": statistics.median(times),
+        "cpu": statistics.median(cpu),
+        "p95": times[min(len(times) - 1, int(len(times) * 0.95))],
+        "queries": query_count,
+        "bytes": len(response.content),
+        "status": response.status_code,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=40)
+    args = parser.parse_args()
+    # Count the queries of a whole request (Django clears the log when a request starts);
+    # no setup_test_environment(): its template instrumentation would slow every render.
+    request_started.disconnect(reset_queries)
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        user, members = _club()
+        builders = [("elgeta", elgeta_deal), ("cheat", cheat_deal), ("michigan", michigan_deal),
+                    ("rukas", rukas_deal), ("velnias", velnias_deal)]
+        deals = [(game, build(user, members)) for game, build in builders]
+        client = Client(HTTP_ACCEPT_LANGUAGE="lt")
+        client.force_login(user)
+        engine = connection.vendor
+        print(f"Recording screens, server time in process ({engine}, {args.repeat} GETs each, Django test client)")
+        print("first = the first render after an entry (the engine reads the snapshot); again = any later")
+        print("render of the same state (the view is cached per deal version); cpu = the request's own CPU")
+        print("time, which other load on the machine does not inflate; poll = a watcher's check, 204 unchanged")
+        print(f"{'game':9} {'entries':>7} {'first median':>13} {'p95':>8} {'cpu':>8} {'again median':>13}"
+              f" {'cpu':>8} {'queries':>8} {'KiB':>6} {'poll median':>12} {'poll q':>7}")
+        worst = 0.0
+        for game, deal in deals:
+            first = measure(client, f"/deals/{deal.pk}/", args.repeat, cold=True)
+            again = measure(client, f"/deals/{deal.pk}/", args.repeat)
+            live = client.get(f"/deals/{deal.pk}/live/")
+            version = live["X-Deal-Version"]
+            poll = measure(client, f"/deals/{deal.pk}/live/?v={version}", args.repeat)
+            assert poll["status"] == 204
+            worst = max(worst, first["median"])
+            print(f"{game:9} {deal.seq:>7} {first['median']:>10.1f} ms {first['p95']:>5.1f} ms {first['cpu']:>5.1f} ms"
+                  f" {again['median']:>10.1f} ms {again['cpu']:>5.1f} ms {first['queries']:>8}"
+                  f" {first['bytes'] / 1024:>6.1f} {poll['median']:>9.1f} ms {poll['queries']:>7}")
+        print(f"slowest recording screen: {worst:.1f} ms median wall time, first render (target: under 50 ms)")
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()
