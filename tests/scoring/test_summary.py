@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
@@ -245,6 +246,34 @@ def test_elgeta_longest_tie_break(club_setup: Any) -> None:
     assert found == [{"kind": "longest_tie_break", "deal": 2, "trick": 5, "rounds": 2, "cards": 11, "seat": 3}]
     assert build.describe(found[0], ["A", "B", "C", "D"]) == (
         "Longest tie-break: trick 5 of deal 2 needed 2 tie-break rounds; D took all 11 cards.")
+
+
+def test_elgeta_longest_tie_break_of_played_deals(club_setup: Any, on_commit: Any) -> None:
+    """Two random legal deals recorded through the referee (tests/rules/playout_elgeta.py): the
+    highlight is the trick with the most rounds, the earliest of equals, and its taker is the
+    referee's."""
+    from tests.rules.playout_elgeta import random_deal
+
+    rng = random.Random(7)
+    session = start(club_setup, "elgeta", ["admin", "scorer", "member", "Petras"])
+    longest: tuple[int, int, int, int] | None = None  # (tie-break rounds, -deal, -trick, cards)
+    for number in (1, 2):
+        setup, entries = random_deal(rng, 4, {}, finish_early=True)
+        deal = services.deal_start(session=session, user=club_setup["users"]["scorer"], dealer=setup["dealer"])
+        for seq, entry in enumerate(entries, start=1):
+            services.entry_add(deal_id=deal.pk, payload=entry, user=club_setup["users"]["scorer"])
+            if entry["type"] == "trick" and len(entry["rounds"]) > 1:
+                cards = sum(1 for round_ in entry["rounds"] for card in round_ if card is not None)
+                candidate = (len(entry["rounds"]) - 1, -number, -seq, cards)
+                longest = candidate if longest is None or candidate[:3] > longest[:3] else longest
+    assert longest is not None, "pick another seed: these deals had no tie-break"
+    rounds, deal_number, trick, cards = longest[0], -longest[1], -longest[2], longest[3]
+    taker = Entry.objects.get(deal__session=session, deal__number=deal_number, seq=trick, active=True).result["taker"]
+    summary = closed(club_setup, session, on_commit)
+    assert summary.data["deal_count"] == 2
+    assert summary.data["highlights"][0] == {
+        "kind": "longest_tie_break", "deal": deal_number, "trick": trick, "rounds": rounds, "cards": cards,
+        "seat": taker, "text": build.describe(summary.data["highlights"][0], summary.data["players"])}
 
 
 def test_a_session_without_finished_deals_still_gets_a_summary(club_setup: Any, on_commit: Any) -> None:
