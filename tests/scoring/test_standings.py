@@ -122,7 +122,7 @@ def test_cheat_counts_losses_and_the_apgavikas_pays_everyone(club_setup):
 
 
 class FakeElgeta:
-    """Stands in for the Elgeta engine (being finished elsewhere): only ``outcome`` is used here."""
+    """Stands in for the Elgeta engine to reach a draw (E3) without playing a cycle: only ``outcome`` is used."""
 
     def __init__(self, outcome: Outcome) -> None:
         self._outcome = outcome
@@ -267,3 +267,21 @@ def test_undo_of_a_finished_deal_restores_the_previous_standings(club_setup):
     # The reopened deal is running again: its antes are in the ledger, marked not final.
     assert [m for m in ledger_now["movements"] if m["final"]] == ledger_before["movements"]
     assert DealResult.objects.filter(deal=deal).count() == 0
+
+
+def test_elgeta_through_the_referee(club_setup):
+    """Four players holding spades, clubs, diamonds, hearts. Deal 1 (seat 0 leads): four aces tie,
+    every player adds a card, Ona's king takes all eight and holds every ace: she wins at once (E2),
+    the others share second place (11 cards each). Deal 2 (Jonas leads): the same with Jonas's king."""
+    session = start(club_setup, "elgeta", ["admin", "scorer", "member", "Petras"], stake="0.50")
+    play(club_setup, session, [{"type": "trick", "rounds": [["AS", "AC", "AD", "AH"], ["KS", "2C", "2D", "2H"]]}])
+    play(club_setup, session, [{"type": "trick", "rounds": [["AC", "AD", "AH", "AS"], ["KC", "3D", "3H", "2S"]]}])
+    data = selectors.standings(fresh(session))
+    assert data["unit"] == "deals_won"
+    assert [(d["dealer"], d["values"], d["placements"]) for d in data["deals"]] == [
+        (3, [1, 0, 0, 0], [1, 2, 2, 2]), (0, [0, 1, 0, 0], [2, 1, 2, 2]),
+    ]
+    # Each deal the winner gets one stake from each of the three others.
+    assert [(t["total"], t["place"], t["money"]) for t in data["totals"]] == [
+        (1, 1, "1.00"), (1, 1, "1.00"), (0, 3, "-1.00"), (0, 3, "-1.00"),
+    ]
