@@ -514,6 +514,25 @@ def test_summary_html_is_the_stored_fragment_or_rendered_for_another_language(
     assert build.summary_html(start(club_setup, "velnias", ["admin", "scorer", "member"])) == ""
 
 
+def test_the_summary_is_written_in_the_sites_language_whoever_closes(
+    club_setup: Any, on_commit: Any, api: Any, settings: Any
+) -> None:
+    """Closed from an English page, the stored summary is still Lithuanian (the site's language),
+    so a re-run gives the same bytes; the API's own messages follow the request."""
+    settings.LANGUAGE_CODE = "lt"
+    session = velnias_evening(club_setup)
+    scorer = api(club_setup["users"]["scorer"])
+    with on_commit():
+        assert scorer.post(f"/api/sessions/{session.pk}/close/", HTTP_ACCEPT_LANGUAGE="en").status_code == 200
+    summary = SessionSummary.objects.get(session=session)
+    assert "<h3>Rezultatai</h3>" in summary.html
+    assert summary.data["highlights"][1]["text"] == "Geriausias padalijimas: Jonas 2 padalijime surinko 18."
+    assert summary.csv.startswith("padalijimas,")
+    body = scorer.get(f"/api/sessions/{session.pk}/summary/", HTTP_ACCEPT_LANGUAGE="en").json()
+    assert body["message"] == "The summary is ready."
+    assert build_and_store(session_id=session.pk) == "unchanged"
+
+
 # -- the management command --------------------------------------------------------------------------
 
 
