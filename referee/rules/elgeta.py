@@ -488,6 +488,8 @@ class Elgeta(Game[ElgetaState]):
     def apply(self, state: ElgetaState, entry: object) -> ElgetaState:
         kind = entry_type(entry, ("trick", "finish"))
         assert isinstance(entry, Mapping)
+        if any(not isinstance(key, str) for key in entry):
+            raise IllegalEntry(gettext_noop("The fields of an entry are named by text."))
         if kind == "finish":
             entry_keys(entry)
             if state.result is not None:
@@ -628,27 +630,33 @@ class Elgeta(Game[ElgetaState]):
         if taker is None:
             # E1: every player still in is empty-handed and the cards stay on the table.
             first = tuple(sorted(order))
-            result = Result(Ending.NO_CARDS, None, first, rank_seats(state.out_at, first, [0] * state.players))
+            draw = Result(Ending.NO_CARDS, None, first, rank_seats(state.out_at, first, [0] * state.players))
             return replace(
-                state, piles=tuple(piles), tricks=tricks, table=table, projection=None, result=result,
+                state, piles=tuple(piles), tricks=tricks, table=table, projection=None, result=draw,
                 last=TrickRecord(order, rounds, None, ()),
             )
         piles[taker] = Pile(piles[taker].initial, piles[taker].captured + table)
         out = tuple(seat for seat in order if piles[seat].size == 0)
         out_at = tuple(tricks if seat in out else when for seat, when in enumerate(state.out_at))
-        new = replace(
-            state, piles=tuple(piles), leader=taker, tricks=tricks, out_at=out_at,
-            last=TrickRecord(order, rounds, taker, out),
-        )
-        held = [pile.size for pile in piles]
+        ending: Ending | None = None
         if len(order) - len(out) == 1:
-            first = (taker,)
-            return replace(new, projection=None, result=Result(Ending.LAST_PLAYER, taker, first,
-                                                                 rank_seats(out_at, first, held)))
-        if state.options.all_aces and _aces(piles[taker]) == _aces_in_play(state):
-            first = (taker,)
-            return replace(new, projection=None, result=Result(Ending.ALL_ACES, taker, first,
-                                                                 rank_seats(out_at, first, held)))
+            ending = Ending.LAST_PLAYER
+        elif (
+            state.options.all_aces
+            and any(card.rank == ACE for card in table)  # only the taker gains cards, and only these
+            and _aces(piles[taker]) == _aces_in_play(state)
+        ):
+            ending = Ending.ALL_ACES
+        result = None
+        if ending is not None:
+            result = Result(ending, taker, (taker,), rank_seats(out_at, (taker,), [pile.size for pile in piles]))
+        new = ElgetaState(
+            players=state.players, dealer=state.dealer, options=state.options, piles=tuple(piles), leader=taker,
+            tricks=tricks, out_at=out_at, table=(), last=TrickRecord(order, rounds, taker, out), result=result,
+            projection=None,
+        )
+        if result is not None:
+            return new
         return replace(new, projection=self._projection(new, state.projection))
 
     def _projection(self, state: ElgetaState, previous: Projection | None) -> Projection | None:

@@ -27,10 +27,11 @@ DEFAULT_SUITS = {2: ["HD", "SC"], 3: ["S", "C", "D"], 4: ["S", "C", "D", "H"]}
 Card = tuple[int, str]
 
 
-def random_options(rng: random.Random, players: int) -> dict[str, Any]:
-    """A random valid set of options for ``players`` (any of them may be left at its default)."""
+def random_options(rng: random.Random, players: int | None = None) -> dict[str, Any]:
+    """A random valid set of options (any may be left at its default; ``suits`` only when the
+    number of players is given)."""
     options: dict[str, Any] = {}
-    if rng.random() < 0.5:
+    if players is not None and rng.random() < 0.5:
         if players == 2:
             pair = [rng.choice(["HD", "DH"]), rng.choice(["SC", "CS"])]
             rng.shuffle(pair)
@@ -62,8 +63,12 @@ def random_deal(
     options: dict[str, Any] | None = None,
     *,
     max_tricks: int = 3000,
+    finish_early: bool | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """(new_deal keyword arguments, entries) of one random legal deal."""
+    """(new_deal keyword arguments, entries) of one random legal deal.
+
+    ``finish_early``: close with ``finish`` as soon as the rest is determined (None: at random).
+    """
     if options is None:
         options = random_options(rng, players)
     dealer = rng.randrange(players)
@@ -79,7 +84,8 @@ def random_deal(
         piles.append(deque(cards))
     own_left = [len(pile) for pile in piles]
     leader = (dealer + 1) % players
-    finish_early = rng.random() < 0.3
+    if finish_early is None:
+        finish_early = rng.random() < 0.3
     seen: set[tuple[Any, ...]] = set()
     entries: list[dict[str, Any]] = []
     while True:
