@@ -185,7 +185,7 @@ def _explain_rukas(view: Mapping[str, Any], last: Mapping[str, Any], names: Sequ
     chain = reason.get("chain", [])
     basis = reason.get("basis")
     if basis == "ace":
-        reasons.append(_("the ace stands, since no 7 was revealed after it"))
+        reasons.append(_("the ace stands, since no 7 beat it"))
     elif basis == "seven_beat_ace" and chain:
         reasons.append(_("the 7 that beat the ace would take the trick"))
     elif chain:

@@ -8,13 +8,13 @@ the new snapshot and, when the deal finished, its results, all in one transactio
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Subquery
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -202,24 +202,101 @@ class EntryAdded:
     view: dict[str, Any] | None = None
 
 
-def _lock_deal(deal_id: int, *, user: Any = None) -> Deal:
+def _lock_deal(deal_id: int) -> Deal:
     """The deal, row-locked with its session (closing waits for a recording in flight), never
     the club: a plain FOR UPDATE over the join would lock the club row and serialise every
-    table of it.
-
-    Given ``user``, the same query reads their active role in the club (``deal.user_role``),
-    saving the hot path a round trip. Nothing written by the transaction we may have waited
-    for can be read this way (a subquery sees the snapshot taken before the wait): the
-    idempotency key is looked up in a query of its own, after the lock is held.
-    """
-    deals = Deal.objects.select_for_update(of=("self", "session")).select_related("session", "session__club")
-    if user is not None and getattr(user, "is_authenticated", False):
-        roles = Member.objects.filter(club=OuterRef("session__club"), user=user, active=True).values("role")
-        deals = deals.annotate(user_role=Subquery(roles[:1]))
+    table of it."""
     try:
-        return deals.get(pk=deal_id)
+        return (
+            Deal.objects.select_for_update(of=("self", "session"))
+            .select_related("session", "session__club")
+            .get(pk=deal_id)
+        )
     except Deal.DoesNotExist as missing:
         raise NotFound(_("Not found.")) from missing
+
+
+# -- the hot path's reads, as SQL ---------------------------------------------------------------
+#
+# ``entry_add`` runs for every card a table records, and issue 3 holds it to 0.6x the
+# throughput of a bare insert. Profiling it (bench/bench_api.py) showed Django compiling its
+# queries costing more CPU than everything else in the request: the locking read alone took
+# longer to compile than the engine took to referee the entry. So its three reads are plain
+# SQL, built once from the models' own tables and columns (a new field is picked up, never
+# misnamed) and converted back with Django's own converters. Everything else, the writes
+# included, stays with the ORM; ``_lock_deal`` is the same read for the other services.
+
+
+@functools.cache
+def _hot_reads(vendor: str) -> dict[str, Any]:
+    qn = connection.ops.quote_name
+    deal_fields = Deal._meta.concrete_fields
+    session_fields = Session._meta.concrete_fields
+    columns = [f"d.{qn(f.column)}" for f in deal_fields] + [f"s.{qn(f.column)}" for f in session_fields]
+    features = connection.features
+    lock = " FOR UPDATE OF d, s" if features.has_select_for_update_of else (
+        " FOR UPDATE" if features.has_select_for_update else "")
+    member = Member._meta
+    role = (
+        f"(SELECT m.{qn(member.get_field('role').column)} FROM {qn(member.db_table)} m"
+        f" WHERE m.{qn(member.get_field('club').column)} = s.{qn(Session._meta.get_field('club').column)}"
+        f" AND m.{qn(member.get_field('user').column)} = %s AND m.{qn(member.get_field('active').column)} = %s)"
+    )
+    entry = Entry._meta
+    join = f"s.{qn('id')} = d.{qn(Deal._meta.get_field('session').column)}"
+    return {
+        # Note for PostgreSQL: the role subquery reads the snapshot taken before any wait for
+        # the lock; a role is not written by the transactions this lock waits for.
+        "lock": (
+            f"SELECT {', '.join(columns)}, {role} FROM {qn(Deal._meta.db_table)} d"
+            f" INNER JOIN {qn(Session._meta.db_table)} s ON {join}"
+            f" WHERE d.{qn('id')} = %s{lock}"
+        ),
+        # After the lock is held (a fresh statement, so it sees what the transaction we waited for stored).
+        "earlier": (
+            f"SELECT {qn('id')} FROM {qn(entry.db_table)} WHERE {qn(entry.get_field('deal').column)} = %s"
+            f" AND {qn(entry.get_field('idempotency_key').column)} = %s"
+        ),
+        "deal": [(f.attname, _converters(f)) for f in deal_fields],
+        "session": [(f.attname, _converters(f)) for f in session_fields],
+    }
+
+
+def _converters(field: Any) -> tuple[Any, list[Any]]:
+    column = field.get_col(field.model._meta.db_table)
+    return column, [*connection.ops.get_db_converters(column), *column.get_db_converters(connection)]
+
+
+def _instance(model: Any, fields: list[tuple[str, tuple[Any, list[Any]]]], values: Sequence[Any]) -> Any:
+    converted = []
+    for (_name, (column, converters)), value in zip(fields, values):
+        for convert in converters:
+            value = convert(value, column, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [name for name, _conv in fields], converted)
+
+
+def _lock_deal_with_role(deal_id: int, user: Any) -> tuple[Deal, str | None]:
+    """``_lock_deal`` plus the user's active role in the deal's club, in one round trip."""
+    reads = _hot_reads(connection.vendor)
+    user_id = user.pk if getattr(user, "is_authenticated", False) else None
+    with connection.cursor() as cursor:
+        cursor.execute(reads["lock"], [user_id, True, deal_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise NotFound(_("Not found."))
+    split = len(reads["deal"])
+    deal = _instance(Deal, reads["deal"], row[:split])
+    deal.session = _instance(Session, reads["session"], row[split:-1])
+    return deal, row[-1]
+
+
+def _earlier_entry(deal: Deal, idempotency_key: str) -> Entry | None:
+    """The entry already stored under this key in this deal (a retry), if any."""
+    with connection.cursor() as cursor:
+        cursor.execute(_hot_reads(connection.vendor)["earlier"], [deal.pk, idempotency_key])
+        row = cursor.fetchone()
+    return None if row is None else Entry.objects.select_related("author").get(pk=row[0])
 
 
 def _last_result(rules: Any, state: Any) -> Any:
@@ -237,12 +314,10 @@ def entry_add(
 ) -> EntryAdded:
     """Referee and store one entry (the hot path)."""
     with transaction.atomic():
-        deal = _lock_deal(deal_id, user=user)
+        deal, role = _lock_deal_with_role(deal_id, user)
         session = deal.session
-        check_role(user, getattr(deal, "user_role", None), Role.SCORER)
-        earlier = None
-        if idempotency_key:
-            earlier = Entry.objects.filter(deal=deal, idempotency_key=idempotency_key).select_related("author").first()
+        check_role(user, role, Role.SCORER)
+        earlier = _earlier_entry(deal, idempotency_key) if idempotency_key else None
         if earlier is not None:
             if earlier.payload != dict(payload):
                 raise Conflict(

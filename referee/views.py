@@ -27,7 +27,7 @@ from django.views.decorators.http import require_POST
 from referee.rules import GAMES, CardError, IllegalEntry, format_card, parse_card
 
 from . import presenters, selectors, services
-from .errors import NotFound, Refusal
+from .errors import NotAllowed, NotFound, Refusal
 from .models import GAME_CHOICES, ROLE_RANK, Club, Deal, DealStatus, Entry, Member, Role, Session, SessionStatus
 from .permissions import club_role
 from .services import refusal_from
@@ -299,6 +299,11 @@ def _read_players(post: Any, members: list[Member]) -> list[Member]:
 @login_required
 def session_new(request: HttpRequest, slug: str) -> HttpResponse:
     club, role = _club_or_404(request.user, slug)
+    if not _can_record(role):
+        return render(request, "referee/session_new.html", {
+            "club": club, "can_record": False,
+            "errors": {"form": _("Only the club's scorers and admins can record or change play.")},
+        }, status=403 if request.method == "POST" else 200)
     members = list(club.members.filter(active=True).order_by("name"))
     errors: dict[str, str] = {}
     form: dict[str, Any] = {"game": request.GET.get("game", "velnias"), "notation": "lt", "stake": "0", "coin": ""}
@@ -501,7 +506,8 @@ def _engine_view(deal: Deal, version: str) -> dict[str, Any]:
     """The engine's view of the deal's snapshot, cached per deal version: every phone watching
     the table re-renders after each entry, and a long deal's snapshot (Mičiganas keeps its
     whole chip ledger) costs more to read than the page does to render."""
-    key = f"deal-view:{deal.pk}:{version}"
+    # The creation time keeps keys apart should a database ever be rebuilt with the same ids.
+    key = f"deal-view:{deal.pk}:{deal.created_at.timestamp()}:{version}"
     view = cache.get(key)
     if view is None:
         rules = GAMES[deal.session.game]
@@ -782,7 +788,7 @@ def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
     session = deal.session
     try:
         if not _can_record(role):
-            raise Refusal(_("Only the club's scorers and admins can record or change play."))
+            raise NotAllowed(_("Only the club's scorers and admins can record or change play."))
         try:
             payload = json.loads(request.body or b"{}")
         except ValueError as bad:

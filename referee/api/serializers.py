@@ -134,6 +134,23 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
         return entry.author.get_username() if entry.author else None
 
 
+_CREATED_AT = serializers.DateTimeField()
+
+
+def entry_data(entry: Entry) -> dict[str, Any]:
+    """``EntrySerializer(entry).data`` without building a serializer, which costs more than the
+    rest of answering an entry (tests/api check the two stay equal)."""
+    return {
+        "seq": entry.seq,
+        "payload": entry.payload,
+        "result": entry.result,
+        "author": entry.author.get_username() if entry.author else None,
+        "created_at": _CREATED_AT.to_representation(entry.created_at),
+        "idempotency_key": entry.idempotency_key,
+        "active": entry.active,
+    }
+
+
 class EntryRequestSerializer(serializers.Serializer[Any]):
     """The entry of RULES.md (its own fields, e.g. ``cards``, ``rounds``, ``player``) plus these."""
 

@@ -281,7 +281,7 @@ class DealEntriesView(APIView):
         added = services.entry_add(
             deal_id=pk, payload=payload, user=request.user, idempotency_key=key, expected_seq=expected
         )
-        body = {"entry": s.EntrySerializer(added.entry).data,
+        body = {"entry": s.entry_data(added.entry),
                 "deal": selectors.deal_view(added.deal, state_view=added.view), "replayed": not added.created}
         return Response(body, status=201 if added.created else 200)
 
