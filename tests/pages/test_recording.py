@@ -209,3 +209,17 @@ def test_a_long_deal_costs_the_same_queries_as_a_short_one(
         assert client.get(f"/deals/{short.pk}/").status_code == 200
     with django_assert_num_queries(9):
         assert client.get(f"/deals/{long.pk}/").status_code == 200
+
+
+def test_michigan_live_mode_records_card_by_card(page: Any, start: Any, club_setup: dict) -> None:
+    deal = start("michigan", ["admin", "scorer", "member"], live=True)
+    client = page(club_setup["users"]["scorer"])
+    html = client.get(f"/deals/{deal.pk}/").content.decode()
+    assert "A card is played" in html and "Someone went out" not in html
+    form = {"form": "play", "idempotency_key": "live-1", "expected_seq": "0", "f:type:str": "play",
+            "f:player:int": ["", "0"], "f:card:str": "5♥"}
+    assert client.post(f"/deals/{deal.pk}/", form).status_code == 302
+    html = client.get(f"/deals/{deal.pk}/").content.decode()
+    assert "Ona plays 5♥." in html and "It starts the first sequence." in html
+    # The referee now expects the 6♥ next: the card field offers it.
+    assert 'value="6♥"' in html
