@@ -416,3 +416,13 @@ def test_the_answer_to_an_entry_shows_the_deal_as_a_reload_would(
         answer = post(scorer_client, deal, body).json()["deal"]
         assert answer == scorer_client.get(f"/api/deals/{deal.pk}/").json()
     assert answer["state"]["counts"] == [16, 16, 20]  # Jonas told the truth: Rūta takes the pile of 3
+
+
+def test_the_entry_in_an_answer_is_the_entry_as_listed(scorer_client: Any, rukas_deal: Deal) -> None:
+    """The hot path writes the entry's JSON by hand (serializers.entry_data); it must stay what
+    EntrySerializer gives for the same row."""
+    first = post(scorer_client, rukas_deal, {"type": "trick", "cards": ["2", "3"], "idempotency_key": "a"}).json()
+    retry = post(scorer_client, rukas_deal, {"type": "trick", "cards": ["2", "3"], "idempotency_key": "a"}).json()
+    listed = scorer_client.get(f"/api/deals/{rukas_deal.pk}/entries/").json()
+    assert first["entry"] == retry["entry"] == listed[0]
+    assert set(listed[0]) == {"seq", "payload", "result", "author", "created_at", "idempotency_key", "active"}
