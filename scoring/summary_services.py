@@ -100,7 +100,23 @@ def retry_summary(*, session: Session, user: Any) -> SessionSummary:
 
 
 def can_retry(summary: SessionSummary) -> bool:
-    return summary.state == SummaryState.FAILED or (summary.state == SummaryState.PENDING and not summary.task_id)
+    return (
+        summary.state == SummaryState.FAILED
+        or (summary.state == SummaryState.PENDING and not summary.task_id)
+        or is_stalled(summary)
+    )
+
+
+def is_stalled(summary: SessionSummary) -> bool:
+    """Running for longer than any build takes: its worker died mid-task (killed, machine
+    lost) and the broker will not hand the message out again before its visibility timeout,
+    so the scorer may start it again. A late finish of the old task stores the same data."""
+    stale_after = float(getattr(settings, "SUMMARY_STALE_AFTER", 300))
+    return (
+        summary.state == SummaryState.RUNNING
+        and summary.started_at is not None
+        and (timezone.now() - summary.started_at).total_seconds() > stale_after
+    )
 
 
 def summary_status(summary: SessionSummary, session: Session) -> dict[str, Any]:
@@ -113,6 +129,8 @@ def summary_status(summary: SessionSummary, session: Session) -> dict[str, Any]:
         SummaryState.FAILED: _("Building the summary failed: %(error)s") % {"error": summary.error},
     }
     message = messages[SummaryState(summary.state)]
+    if is_stalled(summary):
+        message = _("The summary has been building for too long; its worker may have stopped. Try again.")
     if summary.state == SummaryState.PENDING and summary.error:
         if summary.task_id:
             message = _("Attempt %(attempts)s failed (%(error)s); trying again shortly.") % {
