@@ -34,3 +34,11 @@ def session_closed(*, session: Session) -> None:
 def session_reopened(*, session: Session) -> None:
     """Undo what closing settled; the summary is rebuilt at the next close."""
     results.reopen_session(session=session)
+
+
+def rebuild_club(*, club: Any) -> None:
+    """Recompute the club's leaderboard aggregates and ratings from its results (after a
+    restore; see ``scoring.rebuild``)."""
+    from .rebuild import rebuild_club as rebuild
+
+    rebuild(club=club)

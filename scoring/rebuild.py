@@ -1,0 +1,77 @@
+"""Rebuilding a club's derived tables from its results: the leaderboard aggregates and the
+ratings. Used after a restore (``import_club``), and safe to run at any time: the result is
+exactly what the incremental updates (``scoring.results``, ``scoring.ratings``) maintain.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from referee.models import Club
+
+from . import ratings
+from .models import AGGREGATES, OVERALL, ChipMovement, DealResult, RatingStream, RatingUpdate, Reason
+
+
+def rebuild_club(*, club: Club) -> None:
+    """Recompute the club's day, month and all-time aggregates and every rating stream."""
+    with transaction.atomic():
+        _rebuild_aggregates(club)
+        RatingUpdate.objects.filter(stream__club=club).delete()
+        RatingStream.objects.filter(club=club).delete()
+        games = set(DealResult.objects.filter(club=club).values_list("game", flat=True).distinct())
+        for game in sorted(games):
+            ratings.recompute(club_id=club.pk, game=game)
+        if games:
+            ratings.recompute(club_id=club.pk, game=OVERALL)
+
+
+def _rebuild_aggregates(club: Club) -> None:
+    # (game, bucket date or None, member) -> [deals, wins, points, money]; the buckets are the
+    # club's local day and month of each result, as ``results._bump`` files them.
+    sums: dict[str, dict[tuple[str, date | None, int], list[Any]]] = {
+        "day": defaultdict(lambda: [0, 0, 0, Decimal("0")]),
+        "month": defaultdict(lambda: [0, 0, 0, Decimal("0")]),
+        "total": defaultdict(lambda: [0, 0, 0, Decimal("0")]),
+    }
+
+    def add(game: str, moment: Any, member: int, deals: int, wins: int, points: int, money: Decimal) -> None:
+        local = timezone.localtime(moment)
+        keys = {"day": local.date(), "month": date(local.year, local.month, 1), "total": None}
+        for bucket, key in keys.items():
+            row = sums[bucket][(game, key, member)]
+            row[0] += deals
+            row[1] += wins
+            row[2] += points
+            row[3] += money
+
+    for game, moment, member, won, points, money in DealResult.objects.filter(club=club).values_list(
+        "game", "finished_at", "member_id", "won", "points", "money"
+    ).iterator(chunk_size=5000):
+        add(game, moment, member, 1, int(won), points, money)
+    # Mičiganas' M3 split at close counts as points and money, not as deals.
+    splits = ChipMovement.objects.filter(session__club=club, deal__isnull=True, reason=Reason.SPLIT).select_related(
+        "session"
+    )
+    for move in splits:
+        member = move.session.seats.get(number=move.target_seat).member_id
+        add(move.session.game, move.at, member, 0, 0, move.chips, move.chips * move.session.stake)
+
+    for model, bucket in AGGREGATES:
+        model.objects.filter(club=club).delete()  # type: ignore[attr-defined]
+        name = bucket or "total"
+        model.objects.bulk_create(  # type: ignore[attr-defined]
+            (
+                model(club=club, game=game, member_id=member, deals=d, wins=w, points=p, money=m,
+                      **({bucket: key} if bucket else {}))
+                for (game, key, member), (d, w, p, m) in sums[name].items()
+                if (d, w, p, m) != (0, 0, 0, 0)
+            ),
+            batch_size=1000,
+        )
