@@ -208,3 +208,21 @@ def test_the_command_reports_refusals_plainly(club_setup: dict[str, Any], tmp_pa
         call_command("import_club", str(path))
     with pytest.raises(CommandError, match="There is no club “nowhere”."):
         call_command("export_club", "nowhere")
+
+
+def test_rebuilding_a_club_gives_back_exactly_what_the_incremental_updates_keep(club_setup: dict[str, Any]) -> None:
+    from scoring.models import AGGREGATES, Rating
+    from scoring.services import rebuild_club
+
+    build_history(club_setup)
+
+    def derived() -> list[Any]:
+        tables = [sorted(model.objects.values_list("club_id", "game", "member_id", "deals", "wins", "points", "money",
+                                                   *([bucket] if bucket else [])))
+                  for model, bucket in AGGREGATES]
+        return [*tables, sorted(Rating.objects.values_list("club_id", "game", "member_id", "mu", "sigma", "deals"))]
+
+    before = derived()
+    assert all(before), "every aggregate table and the ratings have rows"
+    rebuild_club(club=club_setup["club"])
+    assert derived() == before
