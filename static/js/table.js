@@ -553,4 +553,6 @@
   }
   setInterval(poll, canRecord ? 3000 : 2000);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
+  // Back to this screen from the browser's history: it may show an older state, so ask at once.
+  window.addEventListener("pageshow", function (event) { if (event.persisted) poll(); });
 })();
