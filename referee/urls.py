@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import session_pages, views
+from . import audit_views, session_pages, views
 from .login import RateLimitedLoginView
 
 urlpatterns = [
@@ -17,6 +17,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/members/<int:member_id>/", session_pages.member_page, name="member"),
     path("sessions/<int:pk>/", session_pages.session_page, name="session"),
     path("sessions/<int:pk>/live/", session_pages.session_live, name="session-live"),
+    path("sessions/<int:pk>/audit/", audit_views.audit_page, name="session-audit"),
     path("sessions/<int:pk>/deals/new/", views.deal_new, name="deal-new"),
     path("sessions/<int:pk>/close/", views.session_close, name="session-close"),
     path("deals/<int:pk>/", views.deal_page, name="deal"),
