@@ -79,7 +79,9 @@ def _bump(
 ) -> None:
     """Add (sign=1) or subtract (sign=-1) (member, deals, wins, points, money) to the day's, the
     month's and the all-time aggregates of ``moment`` (in the club's time zone)."""
-    rows = [(member, sign * d, sign * w, sign * p, sign * m) for member, d, w, p, m in rows]
+    # Sorted by member, so two tables finishing deals with players in common lock their rows
+    # in the same order (never a deadlock).
+    rows = sorted((member, sign * d, sign * w, sign * p, sign * m) for member, d, w, p, m in rows)
     if not rows:
         return
     local = timezone.localtime(moment)
