@@ -18,7 +18,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Exists, IntegerField, Max, Q, QuerySet, Sum
+from django.db.models import Count, Exists, F, IntegerField, Max, Q, QuerySet, Sum
 from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -500,6 +500,8 @@ def leaderboard(
             "member": member, "name": t.name, "deals": t.deals, "wins": t.wins,
             "win_rate": round(t.wins / t.deals, 4) if t.deals else None,
             "points": t.points if game is not None else None,
+            # In the game's unit (the board's "unit"): deals won, points, chips, or losses.
+            "total": _value(game, t.points) if game is not None else None,
             "money": _money(t.money) if include_money else None,
             "rating": {"mu": round(mu, 3), "sigma": round(sigma, 3), "ordinal": round(ratings.ordinal(mu, sigma), 3),
                        "deals": rating.deals if rating else 0},
@@ -606,7 +608,7 @@ def member_history(member: Member, sessions_limit: int = 100) -> dict[str, Any]:
         r = rating_rows.get(game)
         games[game] = {
             "deals": t.deals, "wins": t.wins, "win_rate": round(t.wins / t.deals, 4) if t.deals else None,
-            "points": t.points, "money": _money(t.money),
+            "points": t.points, "unit": _unit(game)[0], "total": _value(game, t.points), "money": _money(t.money),
             "rating": None if r is None else {"mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
                                               "ordinal": round(ratings.ordinal(r.mu, r.sigma), 3), "deals": r.deals},
         }
@@ -616,14 +618,26 @@ def member_history(member: Member, sessions_limit: int = 100) -> dict[str, Any]:
          "points": row.points, "money": _money(row.money)}
         for row in MemberMonth.objects.filter(club=club, member=member).order_by("-month", "game")
     ]
-    sessions = [
-        {"session": row["session_id"], "game": row["game"], "date": timezone.localtime(row["last"]).date().isoformat(),
-         "deals": row["d"], "wins": row["w"], "points": row["p"], "money": _money(row["m"])}
-        for row in DealResult.objects.filter(member=member).values("session_id", "game").annotate(
-            d=Count("id"), w=Sum(Cast("won", IntegerField())), p=Sum("points"), m=Sum("money"),
-            last=Max("finished_at"),
-        ).order_by("-last")[:sessions_limit]
-    ]
+    rows = list(DealResult.objects.filter(member=member).values("session_id", "game").annotate(
+        d=Count("id"), w=Sum(Cast("won", IntegerField())), p=Sum("points"), m=Sum("money"), last=Max("finished_at"),
+    ).order_by("-last")[:sessions_limit])
+    # A Mičiganas evening also counts the member's M3 share of the prize cards.
+    shares: dict[int, tuple[int, Decimal]] = {}
+    for move in ChipMovement.objects.filter(
+        session_id__in=[row["session_id"] for row in rows if row["game"] == "michigan"], reason=Reason.SPLIT,
+        session__seats__member=member, target_seat=F("session__seats__number"),
+    ).select_related("session"):
+        chips, money = shares.get(move.session_id, (0, Decimal(0)))
+        shares[move.session_id] = (chips + move.chips, money + move.chips * move.session.stake)
+    sessions = []
+    for row in rows:
+        chips, money = shares.get(row["session_id"], (0, Decimal(0)))
+        sessions.append({
+            "session": row["session_id"], "game": row["game"],
+            "date": timezone.localtime(row["last"]).date().isoformat(), "deals": row["d"], "wins": row["w"],
+            "points": row["p"] + chips, "total": _value(row["game"], row["p"] + chips),
+            "money": _money(row["m"] + money),
+        })
     return {
         "member": member.pk,
         "name": member.name,

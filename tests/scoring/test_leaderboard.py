@@ -165,4 +165,4 @@ def test_member_history(club_setup, history):
         ("2026-03", 1, -2), ("2026-02", 2, 9), ("2026-01", 2, 3),
     ]
     assert data["sessions"] == [{"session": history["session"].pk, "game": "velnias", "date": "2026-03-03",
-                                 "deals": 5, "wins": 2, "points": 10, "money": "1.00"}]
+                                 "deals": 5, "wins": 2, "points": 10, "total": 10, "money": "1.00"}]

@@ -119,6 +119,14 @@ def test_cheat_counts_losses_and_the_apgavikas_pays_everyone(club_setup):
     assert [(t["from_name"], t["to_name"], t["amount"]) for t in settle["transfers"]] == [
         ("Rūta", "Ona", "2.00"), ("Rūta", "Jonas", "2.00"),
     ]
+    # The leaderboard and the history count Apgaudinėjimas in losses too.
+    board = selectors.leaderboard(club_setup["club"], game="cheat", min_deals=0)
+    assert board["unit"] == "losses"
+    assert sorted((row["name"], row["total"], row["points"]) for row in board["ranked"]) == [
+        ("Jonas", 0, 0), ("Ona", 0, 0), ("Rūta", 2, -2),
+    ]
+    history = selectors.member_history(club_setup["members"]["member"])
+    assert (history["games"]["cheat"]["unit"], history["games"]["cheat"]["total"]) == ("losses", 2)
 
 
 class FakeElgeta:
@@ -250,8 +258,12 @@ def test_michigan_m3_at_close_and_reopen_reverses_it_exactly(club_setup):
     # Jonas's +2 chips in the deals and his M3 share of 7, in the month's, the day's and all-time totals.
     for model in (MemberMonth, MemberDay, MemberTotal):
         assert dict(model.objects.filter(member=jonas).values_list("game", "points")) == {"michigan": 9}
+    history = selectors.member_history(jonas)
+    assert [(h["points"], h["money"]) for h in history["sessions"]] == [(9, "0.90")]
     reopen(club_setup, session)
     assert not ChipMovement.objects.filter(session=session, deal__isnull=True).exists()
+    history = selectors.member_history(jonas)
+    assert [(h["points"], h["money"]) for h in history["sessions"]] == [(2, "0.20")]
     assert aggregates() == before
 
 
