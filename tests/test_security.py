@@ -140,6 +140,7 @@ def _forms(recording: dict[str, Any]) -> list[tuple[str, str, dict[str, str]]]:
         (f"/deals/{deal.pk}/", f"/deals/{deal.pk}/preview/", {"type": "trick"}),
         (f"/sessions/{session.pk}/", f"/sessions/{session.pk}/close/", {}),
         (f"/sessions/{session.pk}/deals/new/", f"/sessions/{session.pk}/deals/new/", {"dealer": "0"}),
+        ("/", "/i18n/setlang/", {"language": "en", "next": "/"}),
         ("/", "/logout/", {}),
     ]
 

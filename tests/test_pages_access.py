@@ -1,0 +1,179 @@
+"""Who may open which page and post which form, as five people.
+
+``anon`` is sent to sign in (the club's existence is not revealed), ``outsider`` (admin of
+another club) gets 404, a ``member`` reads every page but every recording form refuses
+them (403, nothing stored), ``scorer`` and ``admin`` record. A page about one club never
+shows a name from the other; the other club's public leaderboard is open to anyone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from referee import services
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anon", "outsider", "member", "scorer", "admin")
+VILNIUS_NAMES = ("Ona", "Jonas", "Rūta", "Petras", "Vilniaus klubas")
+KAUNAS_NAMES = ("Darius", "Vytautas", "Ieva", "Kauno klubas")
+LOGIN = 302
+
+
+@dataclass(frozen=True)
+class Page:
+    method: str
+    url: Callable[[dict[str, Any]], str]
+    body: Callable[[dict[str, Any]], dict[str, Any]] | None
+    expect: tuple[int, int, int, int, int]  # anon, outsider, member, scorer, admin
+
+    def id(self) -> str:
+        fake = {key: f"<{key}>" for key in ("velnias", "rukas", "idle", "running", "ona")}
+        return f"{self.method} {self.url(fake)}"
+
+
+def read(url: Callable[[dict[str, Any]], str]) -> Page:
+    return Page("GET", url, None, (LOGIN, 404, 200, 200, 200))
+
+
+def record(url: Callable[[dict[str, Any]], str], body: Callable[[dict[str, Any]], dict[str, Any]], ok: int) -> Page:
+    return Page("POST", url, body, (LOGIN, 404, 403, ok, ok))
+
+
+PAGES: list[Page] = [
+    Page("GET", lambda w: "/", None, (LOGIN, 200, 200, 200, 200)),
+    read(lambda w: "/clubs/vilnius/"),
+    read(lambda w: "/clubs/vilnius/sessions/new/"),
+    read(lambda w: "/clubs/vilnius/leaderboard/"),
+    read(lambda w: f"/clubs/vilnius/members/{w['ona']}/"),
+    read(lambda w: f"/sessions/{w['velnias']}/"),
+    # Watchers poll it with fetch: a signed-out phone gets 403, not a sign-in page to parse.
+    Page("GET", lambda w: f"/sessions/{w['velnias']}/live/", None, (403, 404, 200, 200, 200)),
+    read(lambda w: f"/sessions/{w['rukas']}/audit/"),
+    read(lambda w: f"/sessions/{w['velnias']}/summary/chart.svg"),
+    read(lambda w: f"/sessions/{w['idle']}/deals/new/"),
+    read(lambda w: f"/deals/{w['running']}/"),
+    read(lambda w: f"/deals/{w['running']}/live/"),
+    record(lambda w: "/clubs/vilnius/sessions/new/", lambda w: {
+        "game": "velnias", "notation": "en", "stake": "0", "coin": "",
+        **{f"play_{pk}": "on" for pk in (w["ona"], w["jonas"], w["petras"])}}, 302),
+    record(lambda w: f"/sessions/{w['idle']}/deals/new/", lambda w: {"dealer": "0"}, 302),
+    record(lambda w: f"/sessions/{w['idle']}/close/", lambda w: {}, 302),
+    record(lambda w: f"/deals/{w['running']}/", lambda w: {
+        "action": "entry", "f:type:str": "trick", "f:cards:strs": ["3", "4", "5", "6"], "expected_seq": "1",
+        "idempotency_key": "page-1"}, 302),
+    record(lambda w: f"/deals/{w['running']}/", lambda w: {"action": "undo", "expected_seq": "1"}, 302),
+]
+
+
+@pytest.fixture
+def world(club_setup: dict[str, Any], django_capture_on_commit_callbacks: Any) -> dict[str, Any]:
+    members, users = club_setup["members"], club_setup["users"]
+    scorer = users["scorer"]
+    four = [members[name] for name in ("admin", "scorer", "member", "Petras")]
+    velnias = services.session_start(club=club_setup["club"], game="velnias", players=four, user=scorer)
+    deal = services.deal_start(session=velnias, user=scorer)
+    services.entry_add(deal_id=deal.pk, user=scorer, payload={
+        "type": "end", "condition": "empty_hand", "player": 0, "hand_counts": [0, 5, 2, 4]})
+    with django_capture_on_commit_callbacks(execute=True):
+        services.session_close(session=velnias, user=scorer)  # the summary is built in-process
+    rukas = services.session_start(club=club_setup["club"], game="rukas", players=four, user=scorer)
+    running = services.deal_start(session=rukas, user=scorer, dealer=3)
+    services.entry_add(deal_id=running.pk, user=scorer, payload={"type": "trick", "cards": ["2", "3", "4", "5"]})
+    idle = services.session_start(club=club_setup["club"], game="cheat", players=four[:3], user=scorer)
+
+    other, outsider = club_setup["other"], users["outsider"]
+    other.public_leaderboard = True
+    other.save()
+    theirs = [members["outsider"], *(services.member_add(club=other, name=name, user=outsider)
+                                     for name in ("Vytautas", "Ieva"))]
+    kaunas = services.session_start(club=other, game="velnias", players=theirs, user=outsider)
+    their_deal = services.deal_start(session=kaunas, user=outsider)
+    services.entry_add(deal_id=their_deal.pk, user=outsider, payload={
+        "type": "end", "condition": "empty_hand", "player": 1, "hand_counts": [6, 0, 3]})
+    cache.clear()
+    return {**club_setup, "velnias": velnias.pk, "rukas": rukas.pk, "running": running.pk, "idle": idle.pk,
+            "ona": members["admin"].pk, "jonas": members["scorer"].pk, "petras": members["Petras"].pk}
+
+
+def browser(world: dict[str, Any], role: str) -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    if role != "anon":
+        client.force_login(world["users"][role])
+    return client
+
+
+def names_in(text: str, names: tuple[str, ...]) -> list[str]:
+    return [name for name in names if name in text]
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("page", PAGES, ids=[page.id() for page in PAGES])
+def test_page_access(page: Page, role: str, world: dict[str, Any]) -> None:
+    from referee.models import Deal, Entry, Session
+
+    before = (Session.objects.count(), Deal.objects.count(), Entry.objects.filter(active=True).count())
+    client = browser(world, role)
+    url = page.url(world)
+    response = client.get(url) if page.method == "GET" else client.post(url, page.body(world) if page.body else {})
+    expected = page.expect[ROLES.index(role)]
+    assert response.status_code == expected, response.content[:300]
+    if role == "anon" and expected == LOGIN:
+        assert response["Location"].startswith("/login/?next=")
+    text = response.content.decode(errors="replace")
+    assert not names_in(text, VILNIUS_NAMES if role == "outsider" else KAUNAS_NAMES), text[:300]
+    if page.method == "POST" and expected != 302:
+        after = (Session.objects.count(), Deal.objects.count(), Entry.objects.filter(active=True).count())
+        assert after == before, "a refused form stored something"
+
+
+def test_every_page_of_the_urlconf_is_in_the_matrix() -> None:
+    """A new page must get its row here (the API, admin, sign-in and static routes aside)."""
+    from django.urls import get_resolver
+
+    names = {pattern.name for pattern in get_resolver().url_patterns if getattr(pattern, "name", None)}
+    for resolver in get_resolver().url_patterns:
+        if getattr(resolver, "app_name", None) == "admin":
+            continue  # staff only, Django's own
+        for pattern in getattr(resolver, "url_patterns", []):
+            if getattr(pattern, "name", None):
+                names.add(pattern.name)
+    covered = {"home", "club", "session-new", "leaderboard", "member", "session", "session-live", "session-audit",
+               "session-summary-chart", "deal-new", "deal", "deal-live", "session-close", "deal-preview",
+               "login", "logout", "healthz", "set_language", "schema", "api-docs"}
+    pages = {name for name in names if not name.startswith("api-")}
+    assert pages - covered == set()
+
+
+def test_the_preview_refuses_members_and_strangers(world: dict[str, Any]) -> None:
+    entry = '{"type": "trick", "cards": ["3", "4", "5", "6"]}'
+    url = f"/deals/{world['running']}/preview/"
+    assert browser(world, "anon").post(url, entry, content_type="application/json").status_code == LOGIN
+    assert browser(world, "outsider").post(url, entry, content_type="application/json").status_code == 404
+    refused = browser(world, "member").post(url, entry, content_type="application/json")
+    assert refused.json() == {"error": "Only the club's scorers and admins can record or change play."}
+    assert browser(world, "scorer").post(url, entry, content_type="application/json").status_code == 200
+
+
+def test_public_leaderboards_are_open_and_private_ones_are_not(world: dict[str, Any]) -> None:
+    anon = browser(world, "anon")
+    public = anon.get("/clubs/kaunas/leaderboard/")
+    assert public.status_code == 200
+    text = public.content.decode()
+    assert names_in(text, KAUNAS_NAMES) and not names_in(text, VILNIUS_NAMES)
+    assert anon.get("/clubs/vilnius/leaderboard/").status_code == LOGIN
+    assert browser(world, "member").get("/clubs/kaunas/leaderboard/").status_code == 200
+    assert not names_in(browser(world, "member").get("/clubs/kaunas/leaderboard/").content.decode(),
+                        VILNIUS_NAMES)
+
+
+def test_the_home_page_lists_only_ones_own_clubs(world: dict[str, Any]) -> None:
+    assert "Vilniaus klubas" in browser(world, "member").get("/").content.decode()
+    assert "Kauno klubas" not in browser(world, "member").get("/").content.decode()
+    assert "Vilniaus klubas" not in browser(world, "outsider").get("/").content.decode()
