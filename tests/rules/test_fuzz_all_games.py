@@ -45,7 +45,7 @@ def playout(slug: str) -> ModuleType:
         pytest.skip(f"tests/rules/playout_{slug}.py has not landed yet")
 
 
-def legal_options(slug: str, rng: random.Random) -> dict[str, Any]:
+def legal_options(slug: str, rng: random.Random, players: int) -> dict[str, Any]:
     """Valid house rules for the game (the simulators understand all of them)."""
     notation = rng.choice(["en", "lt"])
     if slug == "rukas":
@@ -61,7 +61,7 @@ def legal_options(slug: str, rng: random.Random) -> dict[str, Any]:
     if slug == "elgeta":
         module = playout(slug)
         maker = getattr(module, "random_options", None)
-        return dict(maker(rng)) if maker else {"notation": notation}
+        return dict(maker(rng, players)) if maker else {"notation": notation}
     return {"notation": notation}
 
 
@@ -70,7 +70,7 @@ def random_legal_deal(slug: str, seed: int) -> tuple[dict[str, Any], list[dict[s
     game = GAMES[slug]
     high = min(game.max_players, 4) if slug == "elgeta" else game.max_players
     players = rng.randint(game.min_players, high)
-    kwargs, entries = playout(slug).random_deal(rng, players, legal_options(slug, rng))
+    kwargs, entries = playout(slug).random_deal(rng, players, legal_options(slug, rng, players))
     return kwargs, list(entries)
 
 
