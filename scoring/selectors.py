@@ -4,9 +4,10 @@ Every function returns a JSON-safe dict (decimals as strings, dates as ISO text)
 fixed number of queries whatever the size of the session or the club's history:
 
 * a session's standings, ledger and settlement read its results and chip movements once;
-* a leaderboard sums the monthly aggregates (``MemberMonth``, at most one row per member,
-  game and month) instead of the results themselves; only a custom period that starts or
-  ends inside a month sums that edge month's results, through the (club, game, time) index.
+* a leaderboard never reads the results: all time is one ``MemberTotal`` row per member and
+  game; a period sums the ``MemberMonth`` rows of its whole months, and the ``MemberDay``
+  rows of a partial month at either edge (custom periods), so its cost does not grow with
+  the club's history.
 """
 
 from __future__ import annotations
