@@ -295,33 +295,41 @@ def entry_work_factory(deals_by_client: list[list[int]], tricks: list[dict[str, 
     return work
 
 
-def throughput(args: argparse.Namespace, seed: Seed, port: int) -> tuple[list[Round], list[Round]]:
+#: The series of the throughput rounds: the baseline, entries that leave the deal running (a
+#: trick in the middle of a deal, the hot path proper), and whole Rūkas deals (every 13th
+#: entry finishes its deal and writes results, aggregates and ratings in its transaction).
+SERIES = ("bare", "entries: mid-deal", "entries: whole deals")
+
+
+def throughput(args: argparse.Namespace, seed: Seed, port: int) -> dict[str, list[Round]]:
     tricks = rukas_tricks()
-    # Enough deals that no round runs dry below ~1,500 entries/s per round.
-    per_round = int(1500 * args.seconds / 13) + args.clients
-    pool = [d.pk for d in clone_sessions(seed, "rukas", per_round * (args.rounds + 1))]
+    # Enough deals that no round runs dry below ~1,500 entries/s.
+    per_round = int(1500 * args.seconds / 12) + args.clients
+    pool = [d.pk for d in clone_sessions(seed, "rukas", per_round * (2 * args.rounds + 2))]
 
     def allot() -> list[list[int]]:
         take = [pool.pop() for _ in range(per_round)]
         return [take[i::args.clients] for i in range(args.clients)]
 
-    # Warm-up: start every worker's imports and database connections; not counted.
-    run_round("warm-up bare", args.clients, 1.0, bare_work, port, seed.token, 201)
-    run_round("warm-up entries", args.clients, 1.0, entry_work_factory(allot(), tricks), port, seed.token, 201)
-    bare_rounds, entry_rounds = [], []
+    def work(series: str) -> Callable[[int], Iterator[tuple[str, Any]]]:
+        if series == "bare":
+            return bare_work
+        return entry_work_factory(allot(), tricks if series.endswith("whole deals") else tricks[:12])
+
+    # Warm-up: every worker's imports and database connections; not counted.
+    for series in SERIES[:2]:
+        run_round("warm-up", args.clients, 1.0, work(series), port, seed.token, 201)
+    rounds: dict[str, list[Round]] = {series: [] for series in SERIES}
     for number in range(args.rounds):
-        order = ["bare", "entries"] if number % 2 == 0 else ["entries", "bare"]
-        for kind in order:
-            if kind == "bare":
-                bare_rounds.append(run_round("bare", args.clients, args.seconds, bare_work, port, seed.token, 201))
-            else:
-                work = entry_work_factory(allot(), tricks)
-                entry_rounds.append(run_round("entries", args.clients, args.seconds, work, port, seed.token, 201))
-    for rounds in (bare_rounds, entry_rounds):
-        for r in rounds:
+        # Rotate the order so that no series always runs first or last.
+        order = SERIES[number % 3:] + SERIES[:number % 3]
+        for series in order:
+            rounds[series].append(run_round(series, args.clients, args.seconds, work(series), port, seed.token, 201))
+    for series_rounds in rounds.values():
+        for r in series_rounds:
             if r.errors:
                 raise RuntimeError(f"{r.name}: unexpected answers, e.g. {r.errors[:3]}")
-    return bare_rounds, entry_rounds
+    return rounds
 
 
 # -- long deals ----------------------------------------------------------------------------------
@@ -453,6 +461,43 @@ def measure_long(seed: Seed, long: LongDeal, port: int, samples: int, short_at: 
                       len(short_queries.captured_queries), len(long_queries.captured_queries))
 
 
+def measure_finish(seed: Seed, samples: int) -> tuple[list[float], list[float], int, int]:
+    """In-process service time of a Rūkas deal's 12th entry (mid-deal) and 13th (it finishes the
+    deal: results, aggregates and ratings are written in the same transaction), with queries."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from referee import services
+
+    rukas = LongDeal("rukas", 4, 3, {}, rukas_tricks(), "Rūkas, 4 players")
+    model = build_prefix(seed, rukas, 11)
+    deals = clone_deals(seed, model, 2 * samples + 2, rukas)
+
+    def timed(entries: list[dict[str, Any]], deal: Any) -> float:
+        for n, entry in enumerate(entries[:-1], start=12):
+            services.entry_add(deal_id=deal.pk, payload=entry, user=seed.user, expected_seq=n - 1)
+        began = time.perf_counter()
+        services.entry_add(deal_id=deal.pk, payload=entries[-1], user=seed.user, expected_seq=10 + len(entries))
+        return time.perf_counter() - began
+
+    mid, finish = [], []
+    for _ in range(samples):
+        mid.append(timed(rukas.entries[11:12], deals.pop()))
+        finish.append(timed(rukas.entries[11:13], deals.pop()))
+    with CaptureQueriesContext(connection) as mid_queries:
+        services.entry_add(deal_id=deals[-1].pk, payload=rukas.entries[11], user=seed.user)
+    with CaptureQueriesContext(connection) as finish_queries:
+        services.entry_add(deal_id=deals[-1].pk, payload=rukas.entries[12], user=seed.user)
+    return mid, finish, len(mid_queries.captured_queries), len(finish_queries.captured_queries)
+
+
+def report_finish(mid: list[float], finish: list[float], mid_queries: int, finish_queries: int) -> None:
+    print("\nWhat finishing a deal adds (service entry_add in-process, Rūkas, 4 players):")
+    print(f"  12th entry (mid-deal):          median {ms(statistics.median(mid)).strip():>9}, {mid_queries} queries")
+    print(f"  13th entry (finishes the deal): median {ms(statistics.median(finish)).strip():>9}, "
+          f"{finish_queries} queries (results, aggregates, ratings)")
+
+
 # -- report --------------------------------------------------------------------------------------
 
 
@@ -460,24 +505,26 @@ def ms(value: float) -> str:
     return f"{value * 1000:7.2f} ms"
 
 
-def report_throughput(bare: list[Round], entries: list[Round]) -> float:
-    print("\nThroughput, side by side (alternating rounds):")
-    print(f"  {'endpoint':<36}{'requests':>9}{'req/s':>9}{'p50':>11}{'p99':>11}")
-    for name, rounds in (("POST /bench/bare/ (bare DRF insert)", bare),
-                         ("POST /api/deals/{id}/entries/", entries)):
-        for i, r in enumerate(rounds, start=1):
-            print(f"  {name + f' #{i}':<36}{len(r.latencies):>9}{r.rate:>9.0f}{ms(percentile(r.latencies, 50)):>11}"
-                  f"{ms(percentile(r.latencies, 99)):>11}")
-    bare_rate = statistics.median(r.rate for r in bare)
-    entry_rate = statistics.median(r.rate for r in entries)
-    all_bare = [x for r in bare for x in r.latencies]
-    all_entries = [x for r in entries for x in r.latencies]
-    ratio = entry_rate / bare_rate
-    print(f"  median of rounds: bare {bare_rate:.0f} req/s (p50 {ms(percentile(all_bare, 50)).strip()}, "
-          f"p99 {ms(percentile(all_bare, 99)).strip()}); entries {entry_rate:.0f} req/s "
-          f"(p50 {ms(percentile(all_entries, 50)).strip()}, p99 {ms(percentile(all_entries, 99)).strip()})")
-    print(f"  entries / bare throughput: {ratio:.2f}x (target >= 0.60x): {'OK' if ratio >= 0.6 else 'BELOW TARGET'}")
-    return ratio
+def report_throughput(rounds: dict[str, list[Round]]) -> dict[str, float]:
+    labels = {"bare": "POST /bench/bare/ (bare DRF insert)", "entries: mid-deal": "entries, mid-deal",
+              "entries: whole deals": "entries, whole Rūkas deals"}
+    print("\nThroughput, side by side (rounds rotate through the series):")
+    print(f"  {'series':<40}{'requests':>9}{'req/s':>9}{'p50':>11}{'p99':>11}")
+    for series, series_rounds in rounds.items():
+        for i, r in enumerate(series_rounds, start=1):
+            print(f"  {labels[series] + f' #{i}':<40}{len(r.latencies):>9}{r.rate:>9.0f}"
+                  f"{ms(percentile(r.latencies, 50)):>11}{ms(percentile(r.latencies, 99)):>11}")
+    rates = {series: statistics.median(r.rate for r in series_rounds) for series, series_rounds in rounds.items()}
+    print("  median of rounds:")
+    for series, series_rounds in rounds.items():
+        every = [x for r in series_rounds for x in r.latencies]
+        print(f"    {labels[series]:<38}{rates[series]:>7.0f} req/s   p50 {ms(percentile(every, 50)).strip():>9}"
+              f"   p99 {ms(percentile(every, 99)).strip():>9}")
+    ratios = {series: rates[series] / rates["bare"] for series in SERIES[1:]}
+    for series, ratio in ratios.items():
+        verdict = "OK" if ratio >= 0.6 else "BELOW TARGET"
+        print(f"  {labels[series]} / bare throughput: {ratio:.2f}x (target >= 0.60x): {verdict}")
+    return ratios
 
 
 def report_long(result: LongResult, short_at: int, long_at: int) -> float:
@@ -521,10 +568,12 @@ def main() -> int:
     port = free_port()
     print(f"kortos API bench: PostgreSQL database {BENCH_DB}, gunicorn {args.workers} sync workers on "
           f"{HOST}:{port}, {args.clients} client threads, {os.cpu_count()} CPUs")
+    print("load average (1, 5, 15 min) before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     server = start_gunicorn(port, args.workers)
     try:
         if not args.skip_throughput:
-            report_throughput(*throughput(args, seed, port))
+            report_throughput(throughput(args, seed, port))
+            report_finish(*measure_finish(seed, args.samples))
         if not args.skip_long:
             elgeta = elgeta_long_deal(args.long)
             if elgeta is None:
@@ -534,6 +583,7 @@ def main() -> int:
                 if long is not None:
                     result = measure_long(seed, long, port, args.samples, args.short, args.long)
                     report_long(result, args.short, args.long)
+        print("\nload average (1, 5, 15 min) after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     finally:
         stop_gunicorn(server)
         connections.close_all()

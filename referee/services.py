@@ -216,15 +216,17 @@ def _lock_deal(deal_id: int) -> Deal:
         raise NotFound(_("Not found.")) from missing
 
 
-# -- the hot path's reads, as SQL ---------------------------------------------------------------
+# -- the hot path's statements, as SQL ----------------------------------------------------------
 #
 # ``entry_add`` runs for every card a table records, and issue 3 holds it to 0.6x the
 # throughput of a bare insert. Profiling it (bench/bench_api.py) showed Django compiling its
 # queries costing more CPU than everything else in the request: the locking read alone took
-# longer to compile than the engine took to referee the entry. So its three reads are plain
+# longer to compile than the engine took to referee the entry. So its statements are plain
 # SQL, built once from the models' own tables and columns (a new field is picked up, never
-# misnamed) and converted back with Django's own converters. Everything else, the writes
-# included, stays with the ORM; ``_lock_deal`` is the same read for the other services.
+# misnamed), with values prepared and converted back by Django's own field methods, exactly
+# as ``save()`` and a queryset would. Everything else stays with the ORM; ``_lock_deal`` is
+# the same read for the other services. tests/referee/test_entry_service.py holds the rows
+# written here to what the ORM writes.
 
 
 @functools.cache
@@ -291,6 +293,48 @@ def _lock_deal_with_role(deal_id: int, user: Any) -> tuple[Deal, str | None]:
     return deal, row[-1]
 
 
+@functools.cache
+def _hot_writes(vendor: str) -> dict[str, Any]:
+    qn = connection.ops.quote_name
+    entry_fields = [f for f in Entry._meta.concrete_fields if not f.primary_key]
+    returning = connection.features.can_return_columns_from_insert
+    returning_id = f" RETURNING {qn(Entry._meta.pk.column)}" if returning else ""
+    snapshot = [Deal._meta.get_field(name) for name in ("seq", "state", "status", "finished_at")]
+    return {
+        "insert": (
+            f"INSERT INTO {qn(Entry._meta.db_table)} ({', '.join(qn(f.column) for f in entry_fields)})"
+            f" VALUES ({', '.join(['%s'] * len(entry_fields))}){returning_id}"
+        ),
+        "entry_fields": entry_fields,
+        "returning": returning,
+        "update": (
+            f"UPDATE {qn(Deal._meta.db_table)} SET {', '.join(f'{qn(f.column)} = %s' for f in snapshot)}"
+            f" WHERE {qn(Deal._meta.pk.column)} = %s"
+        ),
+        "snapshot_fields": snapshot,
+    }
+
+
+def _insert_entry(entry: Entry) -> Entry:
+    """``entry.save()`` for a new entry (``created_at`` is set as ``auto_now_add`` sets it)."""
+    writes = _hot_writes(connection.vendor)
+    values = [f.get_db_prep_save(f.pre_save(entry, True), connection) for f in writes["entry_fields"]]
+    with connection.cursor() as cursor:
+        cursor.execute(writes["insert"], values)
+        entry.pk = cursor.fetchone()[0] if writes["returning"] else cursor.lastrowid
+    entry._state.adding = False
+    entry._state.db = connection.alias
+    return entry
+
+
+def _save_snapshot(deal: Deal) -> None:
+    """``deal.save(update_fields=["seq", "state", "status", "finished_at"])``."""
+    writes = _hot_writes(connection.vendor)
+    values = [f.get_db_prep_save(getattr(deal, f.attname), connection) for f in writes["snapshot_fields"]]
+    with connection.cursor() as cursor:
+        cursor.execute(writes["update"], [*values, deal.pk])
+
+
 def _earlier_entry(deal: Deal, idempotency_key: str) -> Entry | None:
     """The entry already stored under this key in this deal (a retry), if any."""
     with connection.cursor() as cursor:
@@ -340,17 +384,17 @@ def entry_add(
             raise refusal_from(error, session) from error
         deal.seq += 1
         view = rules.view(new_state)
-        entry = Entry.objects.create(
+        entry = _insert_entry(Entry(
             deal=deal, seq=deal.seq, payload=dict(payload), result=view.get("last"),
             author=user if getattr(user, "is_authenticated", False) else None,
             idempotency_key=idempotency_key or None,
-        )
+        ))
         deal.state = rules.to_dict(new_state)
         outcome = rules.outcome(new_state)
         if outcome is not None:
             deal.status = DealStatus.FINISHED
             deal.finished_at = timezone.now()
-        deal.save(update_fields=["seq", "state", "status", "finished_at"])
+        _save_snapshot(deal)
         if outcome is not None:
             _scoring().deal_finished(deal=deal, state=new_state)
         return EntryAdded(entry=entry, deal=deal, created=True, view=view)

@@ -180,3 +180,33 @@ def test_the_hot_path_checks_who_is_recording(
     root = make_user("root", is_superuser=True)
     added = services.entry_add(deal_id=deal.pk, payload=place, user=root)
     assert (added.created, added.entry.author) == (True, root)
+
+
+def test_the_rows_the_hot_path_writes_read_back_as_written(
+    new_deal: Callable[..., Any], club_setup: dict[str, Any]
+) -> None:
+    """entry_add writes with plain SQL; reading the rows back through the ORM gives exactly the
+    objects it returned (JSON, times with their zone, the author, the key), and the deal's
+    snapshot, seq, status and finish time."""
+    from referee.models import Deal
+
+    deal = new_deal("velnias", 3)
+    scorer = club_setup["users"]["scorer"]
+    ending = {"type": "end", "condition": "blocked", "player": None, "hand_counts": [1, 2, 3]}
+    added = services.entry_add(deal_id=deal.pk, payload=ending, user=scorer, idempotency_key="ключ-ą")
+    stored = Entry.objects.get(pk=added.entry.pk)
+    fields = ("deal_id", "seq", "payload", "result", "author_id", "created_at", "idempotency_key", "active")
+    assert {f: getattr(stored, f) for f in fields} == {f: getattr(added.entry, f) for f in fields}
+    assert (stored.seq, stored.payload, stored.author_id, stored.active) == (1, ending, scorer.pk, True)
+    assert stored.created_at.utcoffset() is not None
+    assert stored.result["points"] == [3, -1, -2]
+    row = Deal.objects.get(pk=deal.pk)
+    for field in ("seq", "state", "status", "finished_at", "number", "dealer", "options"):
+        assert getattr(row, field) == getattr(added.deal, field), field
+    assert (row.seq, row.status) == (1, "finished")
+    assert row.finished_at is not None and row.finished_at.utcoffset() is not None
+    assert GAMES["velnias"].outcome(GAMES["velnias"].from_dict(row.state)).points == (3, -1, -2)
+    # The session read with the lock is the whole row, as the ORM gives it.
+    assert added.deal.session.__dict__.keys() >= {"stake", "currency", "options", "club_id", "status", "created_at"}
+    assert added.deal.session.stake == row.session.stake
+    assert added.deal.session.created_at == row.session.created_at
