@@ -18,6 +18,8 @@
   var SUITS = "♠♣♦♥";
   var sending = false;
   var dirty = false;
+  // Counts this screen's own changes: a poll that started before one of them is stale news.
+  var localChanges = 0;
   var version = current().dataset.version;
   var previewTimer = null;
 
@@ -121,6 +123,7 @@
 
   function send(pending, attempt) {
     sending = true;
+    localChanges += 1;
     if (attempt === 1) setSync("saving", T.saving);
     var body = Object.assign({}, pending.payload, { idempotency_key: pending.key, expected_seq: pending.expected_seq });
     post(screen.dataset.apiEntries, body).then(function (result) {
@@ -160,6 +163,7 @@
     if (sending) return;
     clearErrors();
     sending = true;
+    localChanges += 1;
     setSync("saving", T.undoing);
     post(screen.dataset.apiUndo, { expected_seq: seq() }).then(function (result) {
       sending = false;
@@ -255,15 +259,18 @@
 
   function poll() {
     if (sending || document.hidden) return;
+    var mark = localChanges;
     fetch(screen.dataset.liveUrl + "?v=" + encodeURIComponent(version), { credentials: "same-origin", cache: "no-store" })
       .then(function (response) {
+        // This screen changed the deal meanwhile: its own refresh shows that, not "another device".
+        if (mark !== localChanges) return;
         var running = response.headers.get("X-Running-Deal");
         var finished = current().dataset.status === "finished";
         if (running && running !== dealId && finished && !dirty) {
           window.location.assign(screen.dataset.dealUrlTemplate.replace("/0/", "/" + running + "/"));
           return;
         }
-        if (response.status !== 200 || sending) return;
+        if (response.status !== 200 || sending || response.headers.get("X-Deal-Version") === version) return;
         return response.text().then(function (html) {
           var wasDirty = dirty;
           swap(html);
