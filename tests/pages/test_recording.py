@@ -223,3 +223,17 @@ def test_michigan_live_mode_records_card_by_card(page: Any, start: Any, club_set
     assert "Ona plays 5♥." in html and "It starts the first sequence." in html
     # The referee now expects the 6♥ next: the card field offers it.
     assert 'value="6♥"' in html
+
+
+def test_without_javascript_a_tie_break_round_is_added_on_request(page: Any, start: Any, club_setup: dict) -> None:
+    deal = start("elgeta", ["admin", "scorer", "member", "Petras"], suits=["S", "D", "H", "C"])
+    client = page(club_setup["users"]["scorer"])
+    form = {"form": "trick", "action": "more_rounds", "idempotency_key": "k", "expected_seq": "0",
+            "f:type:str": "trick", "f:rounds:round:0": ["J♠", "A♦", "A♥", "4♣"]}
+    html = client.post(f"/deals/{deal.pk}/", form).content.decode()
+    assert 'name="f:rounds:round:0" value="A♦"' in html  # what was typed stays
+    assert html.count('name="f:rounds:round:1" value=""') == 4
+    assert "Tie-break round 1" in html
+    form.update({"action": "entry", "f:rounds:round:1": ["6♠", "7♦", "9♥", "Q♣"]})
+    assert client.post(f"/deals/{deal.pk}/", form).status_code == 302
+    assert Entry.objects.get(deal=deal).payload["rounds"] == [["J♠", "A♦", "A♥", "4♣"], ["6♠", "7♦", "9♥", "Q♣"]]
