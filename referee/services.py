@@ -479,7 +479,7 @@ def entry_correct(*, deal_id: int, seq: int, payload: Mapping[str, Any], user: A
             state = replay(deal, payloads)
         except IllegalEntry as error:
             raise Refusal(
-                _("This correction is refused: %(reason)s") % {"reason": error.render(seat_names(session), _)}
+                _("This correction is refused: %(reason)s") % {"reason": refusal_from(error, session).message}
             ) from error
         later = list(session.deals.filter(number__gt=deal.number).order_by("number"))
         replayed_later = _replay_later_deals(session, rules, state, later)
@@ -518,7 +518,7 @@ def _replay_later_deals(session: Session, rules: Any, state: Any, later: list[De
         except IllegalEntry as error:
             raise Refusal(
                 _("This correction is refused: deal %(number)s no longer adds up: %(reason)s")
-                % {"number": later_deal.number, "reason": error.render(seat_names(session), _)}
+                % {"number": later_deal.number, "reason": refusal_from(error, session).message}
             ) from error
         results.append((later_deal, previous_state))
     return results

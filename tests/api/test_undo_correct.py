@@ -269,3 +269,22 @@ def test_the_audit_lists_every_entry_and_change_with_who(
         ("undo", 3, ["4", "4"], None, "scorer"),
         ("correction", 1, ["2", "3"], {"type": "trick", "cards": ["A", "K"]}, "admin"),
     ]
+
+
+def test_a_refused_correction_names_cards_in_the_sessions_notation(
+    scorer_client: Any, start_session: Any, start_deal: Any
+) -> None:
+    """An LT session writes the jack as V and the ace as T, in refusals of corrections too."""
+    deal = start_deal(start_session("rukas", ["Ona", "Jonas"], options={"notation": "lt"}))
+    record(scorer_client, deal, RUKAS_DEAL[:2])
+    refused_entry = scorer_client.post(f"/api/deals/{deal.pk}/entries/", {"type": "trick", "cards": ["3", "2"]},
+                                       format="json")
+    refused_correction = scorer_client.put(f"/api/deals/{deal.pk}/entries/1/", {"type": "trick", "cards": ["3", "4"]},
+                                           format="json")
+    assert refused_entry.json() == {
+        "error": "Jonas has already played their 3 this deal; they still hold 4, 5, 6, 7, 8, 9, 10, V, D, K, T."
+    }
+    assert refused_correction.json() == {
+        "error": "This correction is refused: Ona has already played their 3 this deal; "
+                 "they still hold 2, 4, 5, 6, 7, 8, 9, 10, V, D, K, T."
+    }
