@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 from django.db import OperationalError, connection, connections
-from django.db.models.signals import post_save
 from rest_framework.test import APIClient
 
 from referee.models import Deal, Entry
@@ -73,20 +72,20 @@ def picture(deal: Deal) -> dict[str, Any]:
 
 
 @contextmanager
-def after_entry_insert(action: Callable[[], None]) -> Iterator[list[int]]:
-    """Run ``action`` right after the next Entry row is inserted (inside the transaction)."""
-    fired: list[int] = []
+def after_entry_insert(action: Callable[[], None]) -> Iterator[list[str]]:
+    """Run ``action`` right after the next INSERT into the entry table (inside the request's
+    transaction), however the service writes it (ORM or plain SQL): at the database cursor."""
+    fired: list[str] = []
 
-    def handler(sender: Any, instance: Entry, created: bool, **kwargs: Any) -> None:
-        if created and not fired:
-            fired.append(instance.pk)
+    def wrapper(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        result = execute(sql, params, many, context)
+        if not fired and sql.lstrip().upper().startswith("INSERT") and '"referee_entry"' in sql:
+            fired.append(sql)
             action()
+        return result
 
-    post_save.connect(handler, sender=Entry, weak=False)
-    try:
+    with connection.execute_wrapper(wrapper):
         yield fired
-    finally:
-        post_save.disconnect(handler, sender=Entry)
 
 
 def post_entry(client: APIClient, deal: Deal, entry: dict[str, Any], key: str, seq: int | None = None) -> Any:
