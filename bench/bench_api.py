@@ -223,6 +223,13 @@ class Round:
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    #: CPU seconds the server side spent: gunicorn workers, and their PostgreSQL backends.
+    server_cpu: float = 0.0
+    database_cpu: float = 0.0
+
+    @property
+    def cpu_per_request(self) -> float:
+        return self.server_cpu / len(self.latencies) if self.latencies else float("nan")
 
     @property
     def rate(self) -> float:
@@ -235,10 +242,45 @@ def percentile(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+#: The gunicorn master's pid, set once it runs: its workers are counted as the server.
+SERVER_PID = [0]
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
+
+
+def server_cpu() -> dict[int, tuple[str, float]]:
+    """CPU seconds so far of each gunicorn worker and each PostgreSQL backend of the bench
+    database: the server side's cost, which other load on the machine does not inflate the
+    way it inflates wall-clock throughput."""
+    import psycopg
+
+    pids = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == SERVER_PID[0]:
+            pids.add(int(stat.parent.name))
+    with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
+        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                            [BENCH_DB]).fetchall()
+    kinds = {pid: "web" for pid in pids} | {pid: "database" for (pid,) in rows}
+    return {pid: (kind, _cpu_seconds(pid)) for pid, kind in kinds.items()}
+
+
 def run_round(name: str, clients: int, seconds: float, work: Callable[[int], Iterator[tuple[str, Any]]],
               port: int, token: str, expect: int) -> Round:
     """``clients`` threads each send the requests of ``work(client)`` until time is up."""
     result = Round(name)
+    cpu_before = server_cpu() if SERVER_PID[0] else {}
     lock = threading.Lock()
     start_line = threading.Barrier(clients + 1)
     stop_at = [0.0]
@@ -269,6 +311,11 @@ def run_round(name: str, clients: int, seconds: float, work: Callable[[int], Ite
     for thread in threads:
         thread.join(timeout=seconds + 120)
     result.seconds = time.perf_counter() - began
+    if SERVER_PID[0]:
+        spent = {pid: (kind, after - cpu_before.get(pid, (kind, 0.0))[1])
+                 for pid, (kind, after) in server_cpu().items()}
+        result.server_cpu = sum(cpu for _kind, cpu in spent.values())
+        result.database_cpu = sum(cpu for kind, cpu in spent.values() if kind == "database")
     return result
 
 
@@ -524,6 +571,15 @@ def report_throughput(rounds: dict[str, list[Round]]) -> dict[str, float]:
     for series, ratio in ratios.items():
         verdict = "OK" if ratio >= 0.6 else "BELOW TARGET"
         print(f"  {labels[series]} / bare throughput: {ratio:.2f}x (target >= 0.60x): {verdict}")
+    cpu = {series: statistics.median(r.cpu_per_request for r in series_rounds)
+           for series, series_rounds in rounds.items()}
+    database = {series: statistics.median(r.database_cpu / len(r.latencies) for r in series_rounds)
+                for series, series_rounds in rounds.items()}
+    print("  server CPU per request (gunicorn workers + PostgreSQL backends, median of rounds):")
+    for series in SERIES:
+        relative = "" if series == "bare" else f"   bare/this: {cpu['bare'] / cpu[series]:.2f}x"
+        print(f"    {labels[series]:<38}{ms(cpu[series])}   of which PostgreSQL {ms(database[series]).strip()}"
+              f"{relative}")
     return ratios
 
 
@@ -570,6 +626,7 @@ def main() -> int:
           f"{HOST}:{port}, {args.clients} client threads, {os.cpu_count()} CPUs")
     print("load average (1, 5, 15 min) before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     server = start_gunicorn(port, args.workers)
+    SERVER_PID[0] = server.pid
     try:
         if not args.skip_throughput:
             report_throughput(throughput(args, seed, port))

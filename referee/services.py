@@ -9,6 +9,7 @@ the new snapshot and, when the deal finished, its results, all in one transactio
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -200,6 +201,8 @@ class EntryAdded:
     created: bool
     #: The engine's view of the new state (a stored entry), so the answer need not rebuild it.
     view: dict[str, Any] | None = None
+    #: The players' names in seat order, read with the deal (None: read them when needed).
+    names: list[str] | None = None
 
 
 def _lock_deal(deal_id: int) -> Deal:
@@ -244,13 +247,26 @@ def _hot_reads(vendor: str) -> dict[str, Any]:
         f" WHERE m.{qn(member.get_field('club').column)} = s.{qn(Session._meta.get_field('club').column)}"
         f" AND m.{qn(member.get_field('user').column)} = %s AND m.{qn(member.get_field('active').column)} = %s)"
     )
+    # The players' names for the answer, as (seat, name) pairs: in the same statement, so the
+    # answer needs no read of its own. Seats never change once a session has started.
+    seat = Seat._meta
+    pairs = (
+        f"SELECT st.{qn(seat.get_field('number').column)} AS n, mm.{qn(member.get_field('name').column)} AS name"
+        f" FROM {qn(seat.db_table)} st INNER JOIN {qn(member.db_table)} mm"
+        f" ON mm.{qn('id')} = st.{qn(seat.get_field('member').column)}"
+        f" WHERE st.{qn(seat.get_field('session').column)} = s.{qn('id')}"
+    )
+    names = {
+        "postgresql": f", (SELECT json_agg(json_build_array(p.n, p.name)) FROM ({pairs}) p)",
+        "sqlite": f", (SELECT json_group_array(json_array(p.n, p.name)) FROM ({pairs}) p)",
+    }.get(vendor, "")
     entry = Entry._meta
     join = f"s.{qn('id')} = d.{qn(Deal._meta.get_field('session').column)}"
     return {
         # Note for PostgreSQL: the role subquery reads the snapshot taken before any wait for
         # the lock; a role is not written by the transactions this lock waits for.
         "lock": (
-            f"SELECT {', '.join(columns)}, {role} FROM {qn(Deal._meta.db_table)} d"
+            f"SELECT {', '.join(columns)}, {role}{names} FROM {qn(Deal._meta.db_table)} d"
             f" INNER JOIN {qn(Session._meta.db_table)} s ON {join}"
             f" WHERE d.{qn('id')} = %s{lock}"
         ),
@@ -259,6 +275,7 @@ def _hot_reads(vendor: str) -> dict[str, Any]:
             f"SELECT {qn('id')} FROM {qn(entry.db_table)} WHERE {qn(entry.get_field('deal').column)} = %s"
             f" AND {qn(entry.get_field('idempotency_key').column)} = %s"
         ),
+        "names": bool(names),
         "deal": [(f.attname, _converters(f)) for f in deal_fields],
         "session": [(f.attname, _converters(f)) for f in session_fields],
     }
@@ -278,8 +295,9 @@ def _instance(model: Any, fields: list[tuple[str, tuple[Any, list[Any]]]], value
     return model.from_db(connection.alias, [name for name, _conv in fields], converted)
 
 
-def _lock_deal_with_role(deal_id: int, user: Any) -> tuple[Deal, str | None]:
-    """``_lock_deal`` plus the user's active role in the deal's club, in one round trip."""
+def _lock_deal_with_role(deal_id: int, user: Any) -> tuple[Deal, str | None, list[str] | None]:
+    """``_lock_deal`` plus the user's active role in the deal's club and the players' names in
+    seat order (None where the database is neither PostgreSQL nor SQLite), in one round trip."""
     reads = _hot_reads(connection.vendor)
     user_id = user.pk if getattr(user, "is_authenticated", False) else None
     with connection.cursor() as cursor:
@@ -287,10 +305,15 @@ def _lock_deal_with_role(deal_id: int, user: Any) -> tuple[Deal, str | None]:
         row = cursor.fetchone()
     if row is None:
         raise NotFound(_("Not found."))
+    names = None
+    if reads["names"]:
+        *row, pairs = row
+        pairs = json.loads(pairs) if isinstance(pairs, str) else (pairs or [])
+        names = [name for _seat, name in sorted(pairs)]
     split = len(reads["deal"])
     deal = _instance(Deal, reads["deal"], row[:split])
     deal.session = _instance(Session, reads["session"], row[split:-1])
-    return deal, row[-1]
+    return deal, row[-1], names
 
 
 @functools.cache
@@ -358,7 +381,7 @@ def entry_add(
 ) -> EntryAdded:
     """Referee and store one entry (the hot path)."""
     with transaction.atomic():
-        deal, role = _lock_deal_with_role(deal_id, user)
+        deal, role, names = _lock_deal_with_role(deal_id, user)
         session = deal.session
         check_role(user, role, Role.SCORER)
         earlier = _earlier_entry(deal, idempotency_key) if idempotency_key else None
@@ -368,7 +391,7 @@ def entry_add(
                     _("This idempotency key was already used for a different entry; create a new key."),
                     seq=deal.seq,
                 )
-            return EntryAdded(entry=earlier, deal=deal, created=False)
+            return EntryAdded(entry=earlier, deal=deal, created=False, names=names)
         _require_open(session)
         if expected_seq is not None and expected_seq != deal.seq:
             raise Conflict(
@@ -397,7 +420,7 @@ def entry_add(
         _save_snapshot(deal)
         if outcome is not None:
             _scoring().deal_finished(deal=deal, state=new_state)
-        return EntryAdded(entry=entry, deal=deal, created=True, view=view)
+        return EntryAdded(entry=entry, deal=deal, created=True, view=view, names=names)
 
 
 def replay(deal: Deal, payloads: Sequence[Mapping[str, Any]], options: Mapping[str, Any] | None = None) -> Any:

@@ -282,7 +282,8 @@ class DealEntriesView(APIView):
             deal_id=pk, payload=payload, user=request.user, idempotency_key=key, expected_seq=expected
         )
         body = {"entry": s.entry_data(added.entry),
-                "deal": selectors.deal_view(added.deal, state_view=added.view), "replayed": not added.created}
+                "deal": selectors.deal_view(added.deal, names=added.names, state_view=added.view),
+                "replayed": not added.created}
         return Response(body, status=201 if added.created else 200)
 
 

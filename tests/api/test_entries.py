@@ -426,3 +426,17 @@ def test_the_entry_in_an_answer_is_the_entry_as_listed(scorer_client: Any, rukas
     listed = scorer_client.get(f"/api/deals/{rukas_deal.pk}/entries/").json()
     assert first["entry"] == retry["entry"] == listed[0]
     assert set(listed[0]) == {"seq", "payload", "result", "author", "created_at", "idempotency_key", "active"}
+
+
+def test_the_answer_names_the_players_in_seat_order(
+    scorer_client: Any, start_session: Any, start_deal: Any
+) -> None:
+    """Seats need not follow the members' order: Petras sits at seat 0 here, Ona at seat 3."""
+    deal = start_deal(start_session("velnias", ["Petras", "Rūta", "Jonas", "Ona"]))
+    body = {**LAST_CARD, "idempotency_key": "k"}
+    for expected_status in (201, 200):
+        response = post(scorer_client, deal, body)
+        assert response.status_code == expected_status
+        answer = response.json()["deal"]
+        assert answer["players"] == ["Petras", "Rūta", "Jonas", "Ona"]
+        assert answer["state"]["last"]["text"].startswith("Petras turned the last face-down card")
