@@ -295,9 +295,16 @@ def _instance(model: Any, fields: list[tuple[str, tuple[Any, list[Any]]]], value
     return model.from_db(connection.alias, [name for name, _conv in fields], converted)
 
 
+#: The largest id a BigAutoField column holds.
+MAX_ID = 2**63 - 1
+
+
 def _lock_deal_with_role(deal_id: int, user: Any) -> tuple[Deal, str | None, list[str] | None]:
     """``_lock_deal`` plus the user's active role in the deal's club and the players' names in
     seat order (None where the database is neither PostgreSQL nor SQLite), in one round trip."""
+    if not 0 < deal_id <= MAX_ID:
+        # No such row can exist; the plain SQL below would fail on an id the column cannot hold.
+        raise NotFound(_("Not found."))
     reads = _hot_reads(connection.vendor)
     user_id = user.pk if getattr(user, "is_authenticated", False) else None
     with connection.cursor() as cursor:
