@@ -29,7 +29,8 @@ PASSWORD = "pass-word-123"  # noqa: S105 (the conftest's test password)
 
 def production_env(tmp_path: Path) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items()
-           if key not in ("DEBUG", "ALLOW_INSECURE_KEY", "SECURE_BEHIND_TLS", "DJANGO_SETTINGS_MODULE")}
+           if key not in ("DEBUG", "ALLOW_INSECURE_KEY", "SECURE_BEHIND_TLS", "DJANGO_SETTINGS_MODULE",
+                          "DJANGO_ALLOW_ASYNC_UNSAFE")}  # set by the browser tests for Playwright
     env.update({
         "SECRET_KEY": secrets.token_urlsafe(64),
         "ALLOWED_HOSTS": "kortos.example.lt",
