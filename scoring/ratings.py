@@ -27,7 +27,8 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from referee.models import Deal
@@ -57,35 +58,68 @@ def new_ratings(
     return {m: (team[0].mu, team[0].sigma) for m, team in zip(members, rated)}
 
 
+def _streams(club_id: int, games: tuple[str, ...]) -> dict[str, RatingStream]:
+    """The club's streams for these games, locked (in a fixed order, so two finishing deals
+    of one club never deadlock), created when missing."""
+
+    def locked() -> dict[str, RatingStream]:
+        query = RatingStream.objects.select_for_update().filter(club_id=club_id, game__in=games).order_by("game")
+        return {stream.game: stream for stream in query}
+
+    streams = locked()
+    if len(streams) < len(games):
+        RatingStream.objects.bulk_create(
+            [RatingStream(club_id=club_id, game=g) for g in games if g not in streams], ignore_conflicts=True
+        )
+        streams = locked()
+    return streams
+
+
 def rate_deal(*, deal: Deal, club_id: int, game: str, placements: Mapping[int, int]) -> None:
-    """Rate a finished deal in its game's stream and in the overall stream."""
-    for key in (game, OVERALL):
-        stream = _stream(club_id, key)
-        if stream.stale:
-            continue  # the pending recompute will include this deal
-        rows = {
-            r.member_id: r
-            for r in Rating.objects.select_for_update().filter(
-                club_id=club_id, game=key, member_id__in=list(placements)
-            )
-        }
-        before = {str(m): ([rows[m].mu, rows[m].sigma, rows[m].deals] if m in rows else None) for m in placements}
-        after = new_ratings({m: (r.mu, r.sigma) for m, r in rows.items()}, placements)
-        new_rows = []
-        for member, (mu, sigma) in after.items():
-            if member in rows:
-                row = rows[member]
+    """Rate a finished deal in its game's stream and in the overall stream.
+
+    Both streams are handled in the same few statements: this runs inside the transaction of
+    the entry that finished the deal, on the tablet's hot path.
+    """
+    streams = _streams(club_id, (game, OVERALL))
+    # A stale stream skips the step: the pending recompute will include this deal.
+    live = [key for key in (game, OVERALL) if not streams[key].stale]
+    if not live:
+        return
+    rows: dict[str, dict[int, Rating]] = {key: {} for key in live}
+    for row in Rating.objects.select_for_update().filter(
+        club_id=club_id, game__in=live, member_id__in=list(placements)
+    ).order_by("game", "member_id"):
+        rows[row.game][row.member_id] = row
+    changed: list[Rating] = []
+    created: list[Rating] = []
+    steps: list[RatingUpdate] = []
+    now = timezone.now()
+    for key in live:
+        current = rows[key]
+        before = {str(m): ([current[m].mu, current[m].sigma, current[m].deals] if m in current else None)
+                  for m in placements}
+        for member, (mu, sigma) in new_ratings({m: (r.mu, r.sigma) for m, r in current.items()}, placements).items():
+            if member in current:
+                row = current[member]
                 row.mu, row.sigma, row.deals = mu, sigma, row.deals + 1
+                changed.append(row)
             else:
-                new_rows.append(Rating(club_id=club_id, member_id=member, game=key, mu=mu, sigma=sigma, deals=1))
-        if rows:
-            Rating.objects.bulk_update(rows.values(), ["mu", "sigma", "deals"])
-        if new_rows:
-            Rating.objects.bulk_create(new_rows)
+                created.append(Rating(club_id=club_id, member_id=member, game=key, mu=mu, sigma=sigma, deals=1))
+        stream = streams[key]
         stream.last_seq += 1
-        stream.save(update_fields=["last_seq", "updated_at"])
-        RatingUpdate.objects.create(stream=stream, deal=deal, seq=stream.last_seq, before=before)
-        RatingUpdate.objects.filter(stream=stream, seq__lte=stream.last_seq - KEEP_UPDATES).delete()
+        stream.updated_at = now
+        steps.append(RatingUpdate(stream=stream, deal=deal, seq=stream.last_seq, before=before))
+    if changed:
+        Rating.objects.bulk_update(changed, ["mu", "sigma", "deals"])
+    if created:
+        Rating.objects.bulk_create(created)
+    RatingStream.objects.bulk_update([streams[key] for key in live], ["last_seq", "updated_at"])
+    RatingUpdate.objects.bulk_create(steps)
+    old = Q()
+    for key in live:
+        old |= Q(stream=streams[key], seq__lte=streams[key].last_seq - KEEP_UPDATES)
+    RatingUpdate.objects.filter(old).delete()
 
 
 def unrate_deal(*, deal: Deal, club_id: int, game: str) -> None:
