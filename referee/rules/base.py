@@ -96,6 +96,16 @@ class Outcome:
     #: Seats sharing first place in a draw, or the single winner; empty when not meaningful.
     winners: tuple[int, ...] = ()
 
+    @classmethod
+    def by_points(cls, points: Sequence[int]) -> Outcome:
+        """The usual outcome: placed by points (ties share a place), the seats placed first win."""
+        placements = competition_ranking(points)
+        return cls(
+            points=tuple(points),
+            placements=placements,
+            winners=tuple(seat for seat, place in enumerate(placements) if place == 1),
+        )
+
 
 def competition_ranking(scores: Sequence[float], *, higher_is_better: bool = True) -> tuple[int, ...]:
     """Places 1, 2, 2, 4: ties share a place and the next place is skipped."""

@@ -90,7 +90,6 @@ from .base import (
     InvalidSetup,
     Outcome,
     Seat,
-    competition_ranking,
     deal_over,
     entry_keys,
     entry_type,
@@ -578,12 +577,7 @@ class Michigan(Game[MichiganState]):
     def outcome(self, state: MichiganState) -> Outcome | None:
         if not state.finished:
             return None
-        placements = competition_ranking(state.net)
-        return Outcome(
-            points=state.net,
-            placements=placements,
-            winners=tuple(seat for seat, place in enumerate(placements) if place == 1),
-        )
+        return Outcome.by_points(state.net)
 
     def seats(self, state: MichiganState) -> tuple[int, int]:
         return state.players, state.dealer

@@ -45,7 +45,6 @@ from .base import (
     IllegalEntry,
     Outcome,
     Seat,
-    competition_ranking,
     deal_over,
     entry_keys,
     entry_type,
@@ -365,12 +364,7 @@ class Rukas(Game[RukasState]):
     def outcome(self, state: RukasState) -> Outcome | None:
         if not state.finished:
             return None
-        placements = competition_ranking(state.points)
-        return Outcome(
-            points=state.points,
-            placements=placements,
-            winners=tuple(seat for seat, place in enumerate(placements) if place == 1),
-        )
+        return Outcome.by_points(state.points)
 
     def seats(self, state: RukasState) -> tuple[int, int]:
         return state.players, state.dealer
