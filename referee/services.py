@@ -329,14 +329,23 @@ def _hot_writes(vendor: str) -> dict[str, Any]:
     entry_fields = [f for f in Entry._meta.concrete_fields if not f.primary_key]
     returning = connection.features.can_return_columns_from_insert
     returning_id = f" RETURNING {qn(Entry._meta.pk.column)}" if returning else ""
+    # PostgreSQL, and SQLite from 3.35 (RETURNING), skip an entry whose key the deal already
+    # holds in the insert itself (the partial unique constraint idempotency_key_unique_per_deal).
+    key = qn(Entry._meta.get_field("idempotency_key").column)
+    skip_stored_key = returning and vendor in ("postgresql", "sqlite")
+    on_conflict = (
+        f" ON CONFLICT ({qn(Entry._meta.get_field('deal').column)}, {key}) WHERE {key} IS NOT NULL DO NOTHING"
+        if skip_stored_key else ""
+    )
     snapshot = [Deal._meta.get_field(name) for name in ("seq", "state", "status", "finished_at")]
     return {
         "insert": (
             f"INSERT INTO {qn(Entry._meta.db_table)} ({', '.join(qn(f.column) for f in entry_fields)})"
-            f" VALUES ({', '.join(['%s'] * len(entry_fields))}){returning_id}"
+            f" VALUES ({', '.join(['%s'] * len(entry_fields))}){on_conflict}{returning_id}"
         ),
         "entry_fields": entry_fields,
         "returning": returning,
+        "skip_stored_key": skip_stored_key,
         "update": (
             f"UPDATE {qn(Deal._meta.db_table)} SET {', '.join(f'{qn(f.column)} = %s' for f in snapshot)}"
             f" WHERE {qn(Deal._meta.pk.column)} = %s"
@@ -345,13 +354,23 @@ def _hot_writes(vendor: str) -> dict[str, Any]:
     }
 
 
-def _insert_entry(entry: Entry) -> Entry:
-    """``entry.save()`` for a new entry (``created_at`` is set as ``auto_now_add`` sets it)."""
+def _insert_entry(entry: Entry) -> Entry | None:
+    """``entry.save()`` for a new entry (``created_at`` is set as ``auto_now_add`` sets it);
+    None, storing nothing, when the deal already holds an entry under its idempotency key."""
     writes = _hot_writes(connection.vendor)
     values = [f.get_db_prep_save(f.pre_save(entry, True), connection) for f in writes["entry_fields"]]
     with connection.cursor() as cursor:
-        cursor.execute(writes["insert"], values)
-        entry.pk = cursor.fetchone()[0] if writes["returning"] else cursor.lastrowid
+        if writes["skip_stored_key"]:
+            cursor.execute(writes["insert"], values)
+            row = cursor.fetchone()
+            if row is None:
+                return None
+            entry.pk = row[0]
+        else:
+            if entry.idempotency_key is not None and _earlier_entry(entry.deal, entry.idempotency_key):
+                return None
+            cursor.execute(writes["insert"], values)
+            entry.pk = cursor.fetchone()[0] if writes["returning"] else cursor.lastrowid
     entry._state.adding = False
     entry._state.db = connection.alias
     return entry
@@ -391,34 +410,52 @@ def entry_add(
         deal, role, names = _lock_deal_with_role(deal_id, user)
         session = deal.session
         check_role(user, role, Role.SCORER)
-        earlier = _earlier_entry(deal, idempotency_key) if idempotency_key else None
-        if earlier is not None:
+        # A retry of a stored key is answered with the original, before anything is refused.
+        # The key is not looked up first: the insert skips a stored key (ON CONFLICT DO
+        # NOTHING), so only a retry, or an entry about to be refused, pays for the lookup.
+        key = idempotency_key or None
+
+        def retried() -> EntryAdded | None:
+            earlier = _earlier_entry(deal, key) if key else None
+            if earlier is None:
+                return None
             if earlier.payload != dict(payload):
                 raise Conflict(
                     _("This idempotency key was already used for a different entry; create a new key."),
                     seq=deal.seq,
                 )
             return EntryAdded(entry=earlier, deal=deal, created=False, names=names)
-        _require_open(session)
-        if expected_seq is not None and expected_seq != deal.seq:
-            raise Conflict(
-                _("Another device recorded first: this deal is now at entry %(seq)s. Reload and try again.")
-                % {"seq": deal.seq},
-                seq=deal.seq,
-            )
-        rules = GAMES[session.game]
-        state = rules.from_dict(deal.state)
+
         try:
-            new_state = rules.apply(state, dict(payload))
-        except IllegalEntry as error:
-            raise refusal_from(error, session) from error
-        deal.seq += 1
+            _require_open(session)
+            if expected_seq is not None and expected_seq != deal.seq:
+                raise Conflict(
+                    _("Another device recorded first: this deal is now at entry %(seq)s. Reload and try again.")
+                    % {"seq": deal.seq},
+                    seq=deal.seq,
+                )
+            rules = GAMES[session.game]
+            state = rules.from_dict(deal.state)
+            try:
+                new_state = rules.apply(state, dict(payload))
+            except IllegalEntry as error:
+                raise refusal_from(error, session) from error
+        except Refusal:
+            added = retried()
+            if added is not None:
+                return added
+            raise
         view = rules.view(new_state)
         entry = _insert_entry(Entry(
-            deal=deal, seq=deal.seq, payload=dict(payload), result=view.get("last"),
+            deal=deal, seq=deal.seq + 1, payload=dict(payload), result=view.get("last"),
             author=user if getattr(user, "is_authenticated", False) else None,
-            idempotency_key=idempotency_key or None,
+            idempotency_key=key,
         ))
+        if entry is None:  # the key is stored already: a retry
+            added = retried()
+            assert added is not None  # the insert skipped the row only for a stored key
+            return added
+        deal.seq += 1
         deal.state = rules.to_dict(new_state)
         outcome = rules.outcome(new_state)
         if outcome is not None:
