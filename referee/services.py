@@ -338,20 +338,29 @@ def _hot_writes(vendor: str) -> dict[str, Any]:
         if skip_stored_key else ""
     )
     snapshot = [Deal._meta.get_field(name) for name in ("seq", "state", "status", "finished_at")]
-    return {
-        "insert": (
-            f"INSERT INTO {qn(Entry._meta.db_table)} ({', '.join(qn(f.column) for f in entry_fields)})"
-            f" VALUES ({', '.join(['%s'] * len(entry_fields))}){on_conflict}{returning_id}"
-        ),
+    insert = (
+        f"INSERT INTO {qn(Entry._meta.db_table)} ({', '.join(qn(f.column) for f in entry_fields)})"
+        f" VALUES ({', '.join(['%s'] * len(entry_fields))}){on_conflict}{returning_id}"
+    )
+    update = (
+        f"UPDATE {qn(Deal._meta.db_table)} SET {', '.join(f'{qn(f.column)} = %s' for f in snapshot)}"
+        f" WHERE {qn(Deal._meta.pk.column)} = %s"
+    )
+    writes = {
+        "insert": insert,
         "entry_fields": entry_fields,
         "returning": returning,
         "skip_stored_key": skip_stored_key,
-        "update": (
-            f"UPDATE {qn(Deal._meta.db_table)} SET {', '.join(f'{qn(f.column)} = %s' for f in snapshot)}"
-            f" WHERE {qn(Deal._meta.pk.column)} = %s"
-        ),
+        "update": update,
         "snapshot_fields": snapshot,
     }
+    if vendor == "postgresql":
+        # The entry and the snapshot in one round trip; the snapshot is saved only when the
+        # entry was stored (not for a retry of a stored key).
+        writes["insert_and_snapshot"] = (
+            f"WITH e AS ({insert}), d AS ({update} AND EXISTS (SELECT 1 FROM e)) SELECT * FROM e"
+        )
+    return writes
 
 
 def _insert_entry(entry: Entry) -> Entry | None:
@@ -374,6 +383,28 @@ def _insert_entry(entry: Entry) -> Entry | None:
     entry._state.adding = False
     entry._state.db = connection.alias
     return entry
+
+
+def _store_entry(entry: Entry, deal: Deal) -> bool:
+    """Insert a new entry and save the deal's snapshot; False, storing nothing, when the deal
+    already holds an entry under the entry's idempotency key. One statement on PostgreSQL."""
+    writes = _hot_writes(connection.vendor)
+    if "insert_and_snapshot" not in writes:
+        if _insert_entry(entry) is None:
+            return False
+        _save_snapshot(deal)
+        return True
+    values = [f.get_db_prep_save(f.pre_save(entry, True), connection) for f in writes["entry_fields"]]
+    snapshot = [f.get_db_prep_save(getattr(deal, f.attname), connection) for f in writes["snapshot_fields"]]
+    with connection.cursor() as cursor:
+        cursor.execute(writes["insert_and_snapshot"], [*values, *snapshot, deal.pk])
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    entry.pk = row[0]
+    entry._state.adding = False
+    entry._state.db = connection.alias
+    return True
 
 
 def _save_snapshot(deal: Deal) -> None:
@@ -446,22 +477,23 @@ def entry_add(
                 return added
             raise
         view = rules.view(new_state)
-        entry = _insert_entry(Entry(
+        outcome = rules.outcome(new_state)
+        entry = Entry(
             deal=deal, seq=deal.seq + 1, payload=dict(payload), result=view.get("last"),
             author=user if getattr(user, "is_authenticated", False) else None,
             idempotency_key=key,
-        ))
-        if entry is None:  # the key is stored already: a retry
-            added = retried()
-            assert added is not None  # the insert skipped the row only for a stored key
-            return added
+        )
+        before = (deal.seq, deal.state, deal.status, deal.finished_at)
         deal.seq += 1
         deal.state = rules.to_dict(new_state)
-        outcome = rules.outcome(new_state)
         if outcome is not None:
             deal.status = DealStatus.FINISHED
             deal.finished_at = timezone.now()
-        _save_snapshot(deal)
+        if not _store_entry(entry, deal):  # the key is stored already: a retry; nothing written
+            deal.seq, deal.state, deal.status, deal.finished_at = before
+            added = retried()
+            assert added is not None  # the insert skipped the row only for a stored key
+            return added
         if outcome is not None:
             _scoring().deal_finished(deal=deal, state=new_state)
         return EntryAdded(entry=entry, deal=deal, created=True, view=view, names=names)

@@ -14,6 +14,7 @@ another connection after the entry insert.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -74,12 +75,13 @@ def picture(deal: Deal) -> dict[str, Any]:
 @contextmanager
 def after_entry_insert(action: Callable[[], None]) -> Iterator[list[str]]:
     """Run ``action`` right after the next INSERT into the entry table (inside the request's
-    transaction), however the service writes it (ORM or plain SQL): at the database cursor."""
+    transaction), however the service writes it (ORM or plain SQL, alone or in a WITH
+    statement that also saves the snapshot, as on PostgreSQL): at the database cursor."""
     fired: list[str] = []
 
     def wrapper(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         result = execute(sql, params, many, context)
-        if not fired and sql.lstrip().upper().startswith("INSERT") and '"referee_entry"' in sql:
+        if not fired and re.search(r'^\s*(WITH\b.*\bAS \(\s*)?INSERT INTO "referee_entry"', sql, re.I | re.S):
             fired.append(sql)
             action()
         return result
