@@ -440,3 +440,23 @@ def test_the_answer_names_the_players_in_seat_order(
         answer = response.json()["deal"]
         assert answer["players"] == ["Petras", "Rūta", "Jonas", "Ona"]
         assert answer["state"]["last"]["text"].startswith("Petras turned the last face-down card")
+
+
+def test_a_retry_after_the_session_closed_still_returns_the_original(
+    scorer_client: Any, velnias_deal: Deal, club_setup: dict[str, Any], counts: Any
+) -> None:
+    from referee import services
+
+    body = {**LAST_CARD, "idempotency_key": "end-1"}
+    first = post(scorer_client, velnias_deal, body)
+    assert first.status_code == 201
+    services.session_close(session=velnias_deal.session, user=club_setup["users"]["scorer"])
+    before = counts()
+    retry = post(scorer_client, velnias_deal, body)
+    assert retry.status_code == 200
+    assert retry.json()["replayed"] is True
+    assert retry.json()["entry"] == first.json()["entry"]
+    assert counts() == before
+    fresh = post(scorer_client, velnias_deal, {**LAST_CARD, "idempotency_key": "end-2"})
+    assert fresh.status_code == 400
+    assert fresh.json() == {"error": "This session is closed; reopen it to record or correct anything."}
