@@ -207,6 +207,31 @@ def entry_type(entry: object, allowed: Iterable[str]) -> str:
     return kind
 
 
+def message_repr(value: object) -> str:
+    """repr() for a message, even of a huge int or a deep structure (which repr refuses)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
+        return "an enormous number"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return "an unreadable value"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def strict_entry_type(entry: object, allowed: tuple[str, ...]) -> str:
+    """``entry_type``, refusing first what it cannot describe (non-text field names, huge numbers)."""
+    if isinstance(entry, Mapping):
+        if not all(isinstance(key, str) for key in entry):
+            raise IllegalEntry(gettext_noop("The fields of an entry must be named by text."))
+        kind = entry.get("type")
+        if kind not in allowed:
+            raise IllegalEntry(
+                gettext_noop("Unknown entry type {kind}; this game records {allowed}."),
+                kind=message_repr(kind), allowed=", ".join(allowed),
+            )
+    return entry_type(entry, allowed)
+
+
 def _plain(value: object) -> str:
     """Text as it is, anything else (a number used as a field name) as a safe repr."""
     return value if isinstance(value, str) else safe_repr(value)

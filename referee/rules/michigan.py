@@ -94,6 +94,7 @@ from .base import (
     entry_keys,
     entry_type,
     gettext_noop,
+    message_repr,
     read_bool,
 )
 from .cards import (
@@ -274,17 +275,6 @@ def _chips_word(chips: int) -> str:
 # -- reading entries and options -----------------------------------------------------------------
 
 
-def _safe_repr(value: object) -> str:
-    """repr() for a message, even of a huge int or a deep structure (which repr refuses)."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
-        return "an enormous number"
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        return "an unreadable value"
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -293,14 +283,14 @@ def _read_seat(value: object, players: int, field: str = "player") -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
         raise IllegalEntry(
             gettext_noop("{field} must be a seat from 0 to {last}, not {value}."),
-            field=field, last=players - 1, value=_safe_repr(value),
+            field=field, last=players - 1, value=message_repr(value),
         )
     return value
 
 
 def _read_card(value: object, notation: Notation) -> Card:
     if not isinstance(value, str):
-        raise IllegalEntry(gettext_noop("A card must be written as text, not {value}."), value=_safe_repr(value))
+        raise IllegalEntry(gettext_noop("A card must be written as text, not {value}."), value=message_repr(value))
     try:
         return parse_card(value, notation)
     except CardError as err:
@@ -319,7 +309,7 @@ def _read_counts(value: object, players: int) -> tuple[int, ...]:
         if not _is_int(count):
             raise IllegalEntry(
                 gettext_noop("{field} must be a whole number, not {value}."),
-                field=f"hand_counts[{seat}]", value=_safe_repr(count),
+                field=f"hand_counts[{seat}]", value=message_repr(count),
             )
     return tuple(value)
 
@@ -341,7 +331,7 @@ def _option_chips(value: object, field: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise InvalidSetup(
             gettext_noop("Option {field} must be a whole number of chips, 0 or more, not {value}."),
-            field=field, value=_safe_repr(value),
+            field=field, value=message_repr(value),
         )
     return value
 
@@ -350,7 +340,7 @@ def _option_prizes(value: object) -> tuple[Card, ...]:
     if not isinstance(value, (list, tuple)) or len(value) != len(PRIZE_RANKS):
         raise InvalidSetup(
             gettext_noop("Option prizes must list four cards, e.g. {example}, not {value}."),
-            example='["AS", "KC", "QD", "JH"]', value=_safe_repr(value),
+            example='["AS", "KC", "QD", "JH"]', value=message_repr(value),
         )
     cards: list[Card] = []
     for text in value:
@@ -358,7 +348,7 @@ def _option_prizes(value: object) -> tuple[Card, ...]:
         if card is None:
             raise InvalidSetup(
                 gettext_noop("Option prizes: {value} is not a card in canonical text (rank, then S, C, D or H)."),
-                value=_safe_repr(text),
+                value=message_repr(text),
             )
         cards.append(card)
     if sorted(card.rank for card in cards) != sorted(PRIZE_RANKS):
@@ -377,7 +367,7 @@ def _option_pot(value: object, prizes: tuple[Card, ...]) -> tuple[int, ...]:
     if not isinstance(value, Mapping) or set(value) != set(names):
         raise InvalidSetup(
             gettext_noop("Option pot must give the chips on each prize card ({prizes}) and nothing else, not {value}."),
-            prizes=list(prizes), value=_safe_repr(value),
+            prizes=list(prizes), value=message_repr(value),
         )
     return tuple(_option_chips(value[name], f"pot[{name}]") for name in names)
 
@@ -443,7 +433,7 @@ class Michigan(Game[MichiganState]):
             if kind not in ENTRY_TYPES:
                 raise IllegalEntry(
                     gettext_noop("Unknown entry type {kind}; this game records {allowed}."),
-                    kind=_safe_repr(kind), allowed=", ".join(ENTRY_TYPES),
+                    kind=message_repr(kind), allowed=", ".join(ENTRY_TYPES),
                 )
         kind = entry_type(entry, ENTRY_TYPES)
         assert isinstance(entry, Mapping)
@@ -532,7 +522,7 @@ class Michigan(Game[MichiganState]):
             if seat != player and not 1 <= count <= state.hand_sizes[seat]:
                 raise IllegalEntry(
                     gettext_noop("{player} holds between 1 and {size} cards at the end of this deal, not {count}."),
-                    player=Seat(seat), size=state.hand_sizes[seat], count=_safe_repr(count),
+                    player=Seat(seat), size=state.hand_sizes[seat], count=message_repr(count),
                 )
         state = _payout(state, player, counts)
         return replace(state, begun=True, last=Event(EventKind.OUT, player))
@@ -903,7 +893,7 @@ def _event_dict(event: Event) -> dict[str, Any]:
 
 def _int(value: object) -> int:
     if not _is_int(value):
-        raise ValueError(f"whole number expected, not {_safe_repr(value)}")
+        raise ValueError(f"whole number expected, not {message_repr(value)}")
     assert isinstance(value, int)
     return value
 
@@ -914,7 +904,7 @@ def _opt_int(value: object) -> int | None:
 
 def _bool(value: object) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(f"true or false expected, not {_safe_repr(value)}")
+        raise ValueError(f"true or false expected, not {message_repr(value)}")
     return value
 
 
@@ -927,7 +917,7 @@ def _ints(values: Sequence[object]) -> tuple[int, ...]:
 def _card(text: object) -> Card:
     card = _canonical_card(text)
     if card is None:
-        raise ValueError(f"canonical card text expected, not {_safe_repr(text)}")
+        raise ValueError(f"canonical card text expected, not {message_repr(text)}")
     return card
 
 

@@ -47,10 +47,11 @@ from .base import (
     Seat,
     deal_over,
     entry_keys,
-    entry_type,
     gettext_noop,
+    message_repr,
     read_choice,
     read_list,
+    strict_entry_type,
 )
 from .cards import ACE, RANK_NAMES_EN, RANK_TEXT_EN, RANK_VALUES, Card, CardError, Notation, parse_notation, parse_rank
 
@@ -241,34 +242,9 @@ class RukasState:
 # -- reading entries -----------------------------------------------------------------------------
 
 
-def _safe_repr(value: object) -> str:
-    """repr() for a message, even of a huge int or a deep structure (which repr refuses)."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
-        return "an enormous number"
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        return "an unreadable value"
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _entry_kind(entry: object, allowed: tuple[str, ...]) -> str:
-    """``entry_type``, refusing first what it cannot describe (non-text field names, huge numbers)."""
-    if isinstance(entry, Mapping):
-        if not all(isinstance(key, str) for key in entry):
-            raise IllegalEntry(gettext_noop("The fields of an entry must be named by text."))
-        kind = entry.get("type")
-        if kind not in allowed:
-            raise IllegalEntry(
-                gettext_noop("Unknown entry type {kind}; this game records {allowed}."),
-                kind=_safe_repr(kind), allowed=", ".join(allowed),
-            )
-    return entry_type(entry, allowed)
-
-
 def _read_rank(value: object, notation: Notation) -> int:
     if not isinstance(value, str):
-        raise IllegalEntry(gettext_noop("A card must be written as text, not {value}."), value=_safe_repr(value))
+        raise IllegalEntry(gettext_noop("A card must be written as text, not {value}."), value=message_repr(value))
     try:
         return parse_rank(value, notation)
     except CardError as err:
@@ -312,7 +288,7 @@ class Rukas(Game[RukasState]):
         )
 
     def apply(self, state: RukasState, entry: object) -> RukasState:
-        _entry_kind(entry, ("trick",))
+        strict_entry_type(entry, ("trick",))
         assert isinstance(entry, Mapping)
         if state.finished:
             raise deal_over()

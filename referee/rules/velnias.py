@@ -45,9 +45,10 @@ from .base import (
     competition_ranking,
     deal_over,
     entry_keys,
-    entry_type,
     gettext_noop,
+    message_repr,
     read_list,
+    strict_entry_type,
 )
 from .cards import Notation, parse_notation
 
@@ -226,37 +227,12 @@ class VelniasState:
 _HUGE = 10**12
 
 
-def _safe_repr(value: object) -> str:
-    """repr() for a message, even of a huge int or a deep structure (which repr refuses)."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _HUGE:
-        return "an enormous number"
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        return "an unreadable value"
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _entry_kind(entry: object, allowed: tuple[str, ...]) -> str:
-    """``entry_type``, refusing first what it cannot describe (non-text field names, huge numbers)."""
-    if isinstance(entry, Mapping):
-        if not all(isinstance(key, str) for key in entry):
-            raise IllegalEntry(gettext_noop("The fields of an entry must be named by text."))
-        kind = entry.get("type")
-        if kind not in allowed:
-            raise IllegalEntry(
-                gettext_noop("Unknown entry type {kind}; this game records {allowed}."),
-                kind=_safe_repr(kind), allowed=", ".join(allowed),
-            )
-    return entry_type(entry, allowed)
-
-
 def _read_seat(value: object, players: int, field: str = "player") -> int:
     """As base.read_seat, but safe to describe any value in the message."""
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
         raise IllegalEntry(
             gettext_noop("{field} must be a seat from 0 to {last}, not {value}."),
-            field=field, last=players - 1, value=_safe_repr(value),
+            field=field, last=players - 1, value=message_repr(value),
         )
     return value
 
@@ -267,7 +243,7 @@ def _read_condition(value: object) -> Condition:
             return condition
     raise IllegalEntry(
         gettext_noop("condition must be one of {choices}, not {value}."),
-        choices=", ".join(c.value for c in Condition), value=_safe_repr(value),
+        choices=", ".join(c.value for c in Condition), value=message_repr(value),
     )
 
 
@@ -276,7 +252,7 @@ def _read_player(value: object, condition: Condition, players: int) -> int | Non
         if value is not None:
             raise IllegalEntry(
                 gettext_noop("Nobody calls stop in a blocked deal, so player must be null, not {value}."),
-                value=_safe_repr(value),
+                value=message_repr(value),
             )
         return None
     if value is None:
@@ -302,7 +278,7 @@ def _read_counts(value: object, condition: Condition, player: int | None, player
         if not isinstance(count, int) or isinstance(count, bool):
             raise IllegalEntry(
                 gettext_noop("The hand count of {player} must be a whole number, not {value}."),
-                player=Seat(seat), value=_safe_repr(count),
+                player=Seat(seat), value=message_repr(count),
             )
         caller = seat == player
         if condition is Condition.EMPTY_HAND and caller:
@@ -356,7 +332,7 @@ class Velnias(Game[VelniasState]):
         return VelniasState(players=players, dealer=dealer, notation=opts["notation"])
 
     def apply(self, state: VelniasState, entry: object) -> VelniasState:
-        _entry_kind(entry, ("end",))
+        strict_entry_type(entry, ("end",))
         assert isinstance(entry, Mapping)
         if state.finished:
             raise deal_over()
