@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.rules import GAMES, IllegalEntry
 
+from . import selectors
 from .errors import Conflict, NotFound, Refusal
 from .models import (
     ChangeKind,
@@ -54,11 +55,12 @@ def refusal_from(error: IllegalEntry, session: Session, names: Sequence[str] | N
 
 
 def seat_names(session: Session) -> list[str]:
-    seats = getattr(session, "_seat_names", None)
-    if seats is None:
-        seats = [seat.member.name for seat in session.seats.select_related("member").order_by("number")]
-        session._seat_names = seats  # type: ignore[attr-defined]
-    return seats
+    """The players' names in seat order, read once per session object (refusals name players)."""
+    names = getattr(session, "_seat_names", None)
+    if names is None:
+        names = selectors.seat_names(session.pk)
+        session._seat_names = names  # type: ignore[attr-defined]
+    return names
 
 
 # -- clubs and members ---------------------------------------------------------------------
@@ -655,6 +657,3 @@ def session_reopen(*, session: Session, user: Any) -> Session:
         _scoring().session_reopened(session=session)
     return session
 
-
-def is_unique_violation(error: IntegrityError) -> bool:
-    return "unique" in str(error).lower() or "duplicate" in str(error).lower()
