@@ -410,7 +410,7 @@ def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
 
 def deal_context(
     deal: Deal, user: Any, role: str | None, *, errors: dict[str, str] | None = None,
-    elgeta_entered: list[list[Any]] | None = None,
+    elgeta_entered: list[list[Any]] | None = None, entered: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Everything the recording screen shows, from the stored snapshot (never a replay)."""
     session = deal.session
@@ -450,6 +450,8 @@ def deal_context(
             for e in entries
         ],
         "errors": errors or {},
+        # A refused form (without JavaScript) comes back holding what was typed, never a default.
+        "entered": entered or {},
         "key": new_key(),
         "version": version,
         "rank_pad": presenters.rank_pad(notation),
@@ -741,17 +743,20 @@ def _deal_post(request: HttpRequest, deal: Deal, role: str | None) -> HttpRespon
         entered = payload_from_form(request.POST).get("rounds") or []
         context = deal_context(deal, request.user, role, elgeta_entered=entered)
         return render(request, "referee/deal.html", context)
+    payload = payload_from_form(request.POST)
     try:
         if action == "undo":
             services.entry_undo(deal_id=deal.pk, user=request.user, expected_seq=expected_seq)
         else:
             services.entry_add(
-                deal_id=deal.pk, payload=payload_from_form(request.POST), user=request.user,
+                deal_id=deal.pk, payload=payload, user=request.user,
                 idempotency_key=request.POST.get("idempotency_key") or None, expected_seq=expected_seq,
             )
     except Refusal as error:
         deal.refresh_from_db()
-        context = deal_context(deal, request.user, role, errors={form_id: error.message})
+        context = deal_context(
+            deal, request.user, role, errors={form_id: error.message}, entered={form_id: payload},
+        )
         return render(request, "referee/deal.html", context, status=error.status)
     return redirect("deal", pk=deal.pk)
 

@@ -433,45 +433,61 @@
   }
 
   // -- steppers -----------------------------------------------------------------------------------------
-  function clampStepper(input) {
-    var min = parseInt(input.dataset.min || input.min || "0", 10);
-    var max = parseInt(input.max || "99", 10);
+  // A stepper's buttons stay within the hand, but a value the scorer typed is never rewritten:
+  // an impossible count goes to the referee as typed and is refused beside its field.
+  function stepperBounds(input) {
+    return {
+      min: parseInt(input.dataset.min || "0", 10),
+      max: parseInt(input.dataset.max || "99", 10),
+    };
+  }
+  function syncStepper(input) {
+    var bounds = stepperBounds(input);
     var value = parseInt(input.value, 10);
-    if (isNaN(value)) value = min;
-    value = Math.max(min, Math.min(max, value));
-    input.value = String(value);
     var row = input.closest(".stepper");
     if (row) {
       var down = row.querySelector('[data-step="-1"]');
       var up = row.querySelector('[data-step="1"]');
-      if (down) down.disabled = input.readOnly || value <= min;
-      if (up) up.disabled = input.readOnly || value >= max;
+      if (down) down.disabled = input.readOnly || (!isNaN(value) && value <= bounds.min);
+      if (up) up.disabled = input.readOnly || (!isNaN(value) && value >= bounds.max);
     }
   }
   function step(button) {
     var input = document.getElementById(button.getAttribute("aria-controls"));
     if (!input || input.readOnly) return;
+    var bounds = stepperBounds(input);
     var value = parseInt(input.value, 10);
-    input.value = String((isNaN(value) ? 0 : value) + parseInt(button.dataset.step, 10));
-    clampStepper(input);
+    if (isNaN(value)) value = bounds.min;
+    else value += parseInt(button.dataset.step, 10);
+    // A tap moves towards the possible range, even from a typed value outside it.
+    input.value = String(Math.max(bounds.min, Math.min(bounds.max, value)));
+    syncStepper(input);
     dirty = true;
     input.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
   // -- Pašėlęs Velnias and Michigan: the caller's count follows the ending ---------------------------
+  // The seat that went out (or emptied its hand) holds 0 cards: its field shows 0 and is locked.
+  // Only a 0 put there this way is lifted when that seat changes; a value typed is kept as typed.
   function zeroSeat(form, seat, zero) {
     form.querySelectorAll("[data-count-seat]").forEach(function (input) {
       var mine = seat !== null && input.dataset.countSeat === String(seat);
       if (mine && zero) {
+        if (!input.hasAttribute("data-auto-zero")) input.dataset.typed = input.value;
         input.dataset.min = "0";
         input.value = "0";
         input.readOnly = true;
+        input.setAttribute("data-auto-zero", "");
       } else {
         input.dataset.min = "1";
         input.readOnly = false;
-        if (input.value === "0") input.value = "1";
+        if (input.hasAttribute("data-auto-zero")) {
+          input.value = input.dataset.typed || "1";
+          input.removeAttribute("data-auto-zero");
+          delete input.dataset.typed;
+        }
       }
-      clampStepper(input);
+      syncStepper(input);
     });
   }
   function velniasSync(form) {
@@ -514,7 +530,7 @@
     liveBox.querySelectorAll("form[data-slots]").forEach(function (form) {
       markActive(form, activeInput(form));
     });
-    liveBox.querySelectorAll(".stepper input").forEach(clampStepper);
+    liveBox.querySelectorAll(".stepper input").forEach(syncStepper);
     liveBox.querySelectorAll("form[data-preview]").forEach(velniasSync);
     liveBox.querySelectorAll("form[data-out]").forEach(michiganOutSync);
     liveBox.querySelectorAll("form[data-elgeta]").forEach(function (form) {
@@ -543,7 +559,7 @@
     if (!form) return;
     if (form.hasAttribute("data-elgeta") && event.target.matches("[data-card-input]")) askAboutRounds(form);
     if (form.hasAttribute("data-entry")) dirty = true;
-    if (event.target.matches(".stepper input")) clampStepper(event.target);
+    if (event.target.matches(".stepper input")) syncStepper(event.target);
     if (form.hasAttribute("data-preview")) { velniasSync(form); schedulePreview(form); }
     if (form.hasAttribute("data-out")) michiganOutSync(form);
   });

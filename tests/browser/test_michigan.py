@@ -67,3 +67,27 @@ def test_a_prize_and_a_payout(open_page: Any, club_setup: dict[str, Any]) -> Non
     assert page.locator(".summary-body h3").first.inner_text() == "Standings"
     shoot(page, "michigan-5-closed-with-summary")
     check_a11y(page)
+
+
+def test_an_out_count_beyond_the_hand_is_refused_as_typed(open_page: Any, club_setup: dict[str, Any]) -> None:
+    """11 typed where the hand is 10 stays 11 and is refused beside that player's field."""
+    m = club_setup["members"]
+    session = services.session_start(club=club_setup["club"], game="michigan", user=club_setup["users"]["scorer"],
+                                     players=[m["admin"], m["scorer"], m["member"], m["Petras"]])
+    deal = services.deal_start(session=session, user=club_setup["users"]["scorer"])
+    page = open_page(club_setup["users"]["scorer"])
+    page.goto(f"/deals/{deal.pk}/")
+    form = page.locator("#form-out")
+    form.get_by_role("radio", name="Rūta", exact=True).check()
+    page.locator("#left-3").fill("11")  # Petras, the dealer, holds one of the 10-card hands
+    page.locator("#left-3").blur()
+    assert page.locator("#left-3").input_value() == "11"
+    page.get_by_role("button", name="Record who went out").click()
+    beside = form.locator('[data-error-for-player="Petras"]')
+    beside.wait_for()
+    assert "Petras" in beside.inner_text() and "11" in beside.inner_text()
+    assert page.locator("#left-3").input_value() == "11"
+    assert DealResult.objects.filter(deal=deal).count() == 0
+    assert type(deal).objects.get(pk=deal.pk).seq == 0
+    shoot(page, "michigan-6-count-refused")
+    assert page.js_errors == []

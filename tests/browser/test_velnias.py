@@ -89,9 +89,9 @@ def test_sign_in_start_a_session_and_score_the_seed_example(open_page: Any, club
     assert page.js_errors == []
 
 
-def test_counts_stay_within_the_hand_and_a_refusal_shows_by_the_form(
-    open_page: Any, club_setup: dict[str, Any]
-) -> None:
+def test_a_count_is_refused_as_typed_beside_its_field(open_page: Any, club_setup: dict[str, Any]) -> None:
+    """A typed count is never rewritten: 9 in an 8-card hand, or 0 for a player who did not
+    call stop, goes to the referee as typed and is refused beside that player's field."""
     from referee import services
 
     m = club_setup["members"]
@@ -107,12 +107,37 @@ def test_counts_stay_within_the_hand_and_a_refusal_shows_by_the_form(
     assert error.inner_text() == "An empty_hand ending needs the player who placed their last card."
     assert Deal.objects.get(pk=deal.pk).seq == 0
     shoot(page, "velnias-4-refused")
-    # Typed past the 8-card hand, a count comes back to 8; + stops there too.
-    page.locator("#count-2").fill("9")
-    page.locator("#count-2").blur()
-    assert page.locator("#count-2").input_value() == "8"
-    assert page.get_by_role("button", name="One card more for Rūta").is_disabled()
     # The caller of an emptied hand holds 0, fixed.
     page.locator("[data-caller]").get_by_role("radio", name="Jonas", exact=True).check()
     assert page.locator("#count-1").input_value() == "0"
     assert page.get_by_role("button", name="One card more for Jonas").is_disabled()
+
+    # Typed past the 8-card hand, the count stays 9 and the referee refuses it by Rūta's field.
+    page.locator("#count-2").fill("9")
+    page.locator("#count-2").blur()
+    assert page.locator("#count-2").input_value() == "9"
+    assert page.get_by_role("button", name="One card more for Rūta").is_disabled()
+    page.get_by_role("button", name="Record the end of the deal").click()
+    beside = page.locator('[data-error-for-player="Rūta"]')
+    beside.wait_for()
+    assert beside.inner_text() == "Rūta holds 9 cards, but a hand in a 4-player deal has only 8."
+    assert page.locator("#count-2").input_value() == "9"
+    assert page.locator("#count-2").get_attribute("aria-invalid") == "true"
+    assert Deal.objects.get(pk=deal.pk).seq == 0
+
+    # 0 for Ona, who did not call stop, stays 0 and is refused by her field.
+    page.locator("#count-2").fill("3")
+    page.locator("#count-0").fill("0")
+    page.locator("#count-0").blur()
+    assert page.locator("#count-0").input_value() == "0"
+    page.get_by_role("button", name="Record the end of the deal").click()
+    beside = page.locator('[data-error-for-player="Ona"]')
+    beside.wait_for()
+    assert beside.inner_text().startswith("Ona holds 0 cards")
+    assert page.locator("#count-0").input_value() == "0"
+    assert Deal.objects.get(pk=deal.pk).seq == 0
+    # Moving the stop to another caller lifts only the 0 the screen put there, not one typed.
+    page.locator("[data-caller]").get_by_role("radio", name="Petras", exact=True).check()
+    assert page.locator("#count-1").input_value() == "1"
+    assert page.locator("#count-0").input_value() == "0"
+    assert page.js_errors == []

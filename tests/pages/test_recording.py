@@ -237,3 +237,27 @@ def test_without_javascript_a_tie_break_round_is_added_on_request(page: Any, sta
     form.update({"action": "entry", "f:rounds:round:1": ["6♠", "7♦", "9♥", "Q♣"]})
     assert client.post(f"/deals/{deal.pk}/", form).status_code == 302
     assert Entry.objects.get(deal=deal).payload["rounds"] == [["J♠", "A♦", "A♥", "4♣"], ["6♠", "7♦", "9♥", "Q♣"]]
+
+
+def test_without_javascript_a_refused_count_comes_back_as_typed(page: Any, start: Any, club_setup: dict) -> None:
+    """12 cards in an 8-card hand is refused with the referee's message, and the form shows 12
+    again (not the hand size, not a default): what is recorded is only ever what was typed."""
+    deal = start("velnias", ["admin", "scorer", "member", "Petras"])
+    client = page(club_setup["users"]["scorer"])
+    form = velnias_form()
+    form["f:hand_counts:ints"] = ["3", "2", "12", "1"]
+    response = client.post(f"/deals/{deal.pk}/", form)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert error_slot(html, "end") == "Rūta holds 12 cards, but a hand in a 4-player deal has only 8."
+    values = re.findall(r'id="count-(\d)" name="f:hand_counts:ints" value="([^"]*)"', html)
+    assert values == [("0", "3"), ("1", "2"), ("2", "12"), ("3", "1")]
+    assert ' max="8"' not in html  # no browser limit stands between the typed value and the referee
+    assert Entry.objects.filter(deal=deal).count() == 0
+
+
+def test_a_fresh_count_field_starts_at_one(page: Any, start: Any, club_setup: dict) -> None:
+    deal = start("velnias", ["admin", "scorer", "member", "Petras"])
+    html = page(club_setup["users"]["scorer"]).get(f"/deals/{deal.pk}/").content.decode()
+    values = re.findall(r'id="count-(\d)" name="f:hand_counts:ints" value="([^"]*)"', html)
+    assert values == [("0", "1"), ("1", "1"), ("2", "1"), ("3", "1")]
