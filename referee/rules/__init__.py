@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import cheat, elgeta, michigan, rukas, velnias
-from .base import Game, IllegalEntry, InvalidSetup, Outcome, Seat, competition_ranking
+from .base import Game, HouseRule, IllegalEntry, InvalidSetup, MoneyRule, Outcome, Seat, Unit, competition_ranking
 from .cards import Card, CardError, Notation, format_card, parse_card, parse_rank
 
 GAMES: Mapping[str, Game[Any]] = {
@@ -23,6 +23,7 @@ GAMES: Mapping[str, Game[Any]] = {
 }
 
 __all__ = [
-    "GAMES", "Card", "CardError", "Game", "IllegalEntry", "InvalidSetup", "Notation", "Outcome", "Seat",
+    "GAMES", "Card", "CardError", "Game", "HouseRule", "IllegalEntry", "InvalidSetup", "MoneyRule", "Notation",
+    "Outcome", "Seat", "Unit",
     "competition_ranking", "format_card", "parse_card", "parse_rank",
 ]

@@ -16,7 +16,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from enum import StrEnum
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from .cards import Card, Notation, format_card, parse_notation, safe_repr
 
@@ -113,6 +114,55 @@ def competition_ranking(scores: Sequence[float], *, higher_is_better: bool = Tru
     return tuple(1 + sum(1 for other in scores if sign * other < sign * score) for score in scores)
 
 
+class MoneyRule(StrEnum):
+    """How a deal's points become stakes won or paid (RULES.md, money)."""
+
+    #: Each seat wins or pays its own points (Pašėlęs Velnias' payments, Mičiganas' chips).
+    AS_PLAYED = "as_played"
+    #: Every pair of players settles the difference of their points; zero-sum per deal.
+    PAIR_DIFFERENCE = "pair_difference"
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What a session's totals count, in the game's own unit (RULES.md's table).
+
+    ``sign`` turns a deal's points into that unit: Cheat's loser scores -1 point, one loss.
+    """
+
+    key: str
+    #: English, marked for translation; the service shows it in the reader's language.
+    label: str
+    sign: Literal[1, -1] = 1
+
+    def of(self, points: int) -> int:
+        """A deal's points in this unit."""
+        return self.sign * points
+
+    @property
+    def higher_is_better(self) -> bool:
+        """More of it places a player higher (more points), or lower (more losses)."""
+        return self.sign > 0
+
+
+#: How the session start form offers a house rule: a switch, one of ``choices``, the suits of
+#: the seats (Elgeta), the four prize cards (Mičiganas) or a number of chips.
+HouseRuleKind = Literal["bool", "choice", "suits", "prizes", "chips"]
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """One house rule a session can set: its option key, how it is chosen, its choices.
+
+    The default is the game's ``option_defaults[key]``; labels and explanations are
+    presentation and live with the game's page module.
+    """
+
+    key: str
+    kind: HouseRuleKind
+    choices: tuple[object, ...] = ()
+
+
 S = TypeVar("S")
 
 
@@ -130,6 +180,15 @@ class Game(ABC, Generic[S]):
     max_players: ClassVar[int]
     #: Option key -> default (``notation`` is added for every game).
     option_defaults: ClassVar[Mapping[str, object]]
+    #: The house rules a session may set, in the order the start form offers them.
+    house_rules: ClassVar[tuple[HouseRule, ...]] = ()
+    #: What the session's totals count.
+    unit: ClassVar[Unit] = Unit("points", "points")
+    #: How points become money.
+    money_rule: ClassVar[MoneyRule] = MoneyRule.AS_PLAYED
+    #: The next deal's dealer follows from how this one ended (Cheat: the loser deals), so a
+    #: correction that changes the outcome would change who dealt the deals after it.
+    dealer_follows_outcome: ClassVar[bool] = False
 
     @abstractmethod
     def new_deal(self, *, players: int, dealer: int, options: Mapping[str, Any] | None = None) -> S: ...
@@ -157,6 +216,31 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def seats(self, state: S) -> tuple[int, int]:
         """(number of players, dealer seat) of the deal."""
+
+    # -- what a deal means beyond itself (the service asks these; no game is named there) ------
+
+    def carry_over(self, state: S) -> dict[str, Any]:
+        """Options the next deal inherits from this finished one (Mičiganas: the chips left on
+        the prize cards); merged over the session's options when the next deal starts."""
+        return {}
+
+    def money_units(self, points: Sequence[int]) -> list[int]:
+        """Stakes each seat wins (+) or pays (-) for a deal with these points."""
+        if self.money_rule is MoneyRule.PAIR_DIFFERENCE:
+            total = sum(points)
+            return [len(points) * p - total for p in points]
+        return list(points)
+
+    def chip_movements(self, state: S) -> list[dict[str, Any]]:
+        """The deal's chip ledger, in order: ``{"from", "to", "chips", "reason"}`` where from/to
+        is a seat (int) or a prize card (text). Empty for games played without chips."""
+        return []
+
+    def close_movements(self, last_state: S) -> list[dict[str, Any]]:
+        """Chip movements that settle the session at its close, given its last finished deal
+        (Mičiganas M3: the chips left on the prize cards shared out). Same shape as
+        ``chip_movements``; empty for games that settle nothing at close."""
+        return []
 
     # -- shared checks ------------------------------------------------------------------
 

@@ -57,10 +57,13 @@ from typing import Any, ClassVar
 
 from .base import (
     Game,
+    HouseRule,
     IllegalEntry,
     InvalidSetup,
+    MoneyRule,
     Outcome,
     Seat,
+    Unit,
     deal_over,
     entry_keys,
     entry_type,
@@ -302,6 +305,10 @@ class Cheat(Game[CheatState]):
     min_players = 2
     max_players = 8
     option_defaults: ClassVar[Mapping[str, object]] = {"jokers": 0}
+    house_rules = (HouseRule("jokers", "choice", (0, 2, 4)),)
+    unit = Unit("losses", gettext_noop("losses"), sign=-1)
+    money_rule = MoneyRule.PAIR_DIFFERENCE
+    dealer_follows_outcome = True
 
     # -- setup ----------------------------------------------------------------------------------
 

@@ -56,10 +56,13 @@ from typing import Any, ClassVar
 
 from .base import (
     Game,
+    HouseRule,
     IllegalEntry,
     InvalidSetup,
+    MoneyRule,
     Outcome,
     Seat,
+    Unit,
     competition_ranking,
     deal_over,
     entry_keys,
@@ -462,6 +465,9 @@ class Elgeta(Game[ElgetaState]):
     min_players = 2
     max_players = 4
     option_defaults: ClassVar[Mapping[str, object]] = {"suits": None, "all_aces": True, "strict_order": True}
+    house_rules = (HouseRule("suits", "suits"), HouseRule("all_aces", "bool"), HouseRule("strict_order", "bool"))
+    unit = Unit("deals_won", gettext_noop("deals won"))
+    money_rule = MoneyRule.PAIR_DIFFERENCE
 
     # -- setup ---------------------------------------------------------------------------------
 

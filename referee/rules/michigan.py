@@ -86,10 +86,13 @@ from typing import Any, ClassVar
 
 from .base import (
     Game,
+    HouseRule,
     IllegalEntry,
     InvalidSetup,
+    MoneyRule,
     Outcome,
     Seat,
+    Unit,
     deal_over,
     entry_keys,
     entry_type,
@@ -126,6 +129,8 @@ class Reason(StrEnum):
     PRIZE = "prize"
     MISPLAY = "misplay"
     PAYOUT = "payout"
+    #: M3: the chips left on the prize cards shared out when the session closes.
+    SPLIT = "split"
 
 
 class PlayKind(StrEnum):
@@ -392,6 +397,13 @@ class Michigan(Game[MichiganState]):
         "live": False,
         "pot": None,
     }
+    #: ``pot`` is not offered: it is carried from deal to deal (``carry_over``).
+    house_rules = (
+        HouseRule("prizes", "prizes"), HouseRule("ante", "chips"), HouseRule("dealer_ante", "chips"),
+        HouseRule("misplay_penalty", "chips"), HouseRule("live", "bool"),
+    )
+    unit = Unit("chips", gettext_noop("chips"))
+    money_rule = MoneyRule.AS_PLAYED
 
     def new_deal(self, *, players: int, dealer: int, options: Mapping[str, Any] | None = None) -> MichiganState:
         opts = self.check_setup(players, dealer, options)
@@ -575,6 +587,32 @@ class Michigan(Game[MichiganState]):
     def pot_after(self, state: MichiganState) -> dict[str, int]:
         """Chips on each prize card now (at the end: what the next deal's ``pot`` option carries in)."""
         return {card.text: chips for card, chips in zip(state.prizes, state.pot)}
+
+    def carry_over(self, state: MichiganState) -> dict[str, Any]:
+        """The chips left on the prize cards go into the next deal's ``pot``."""
+        return {"pot": self.pot_after(state)}
+
+    def chip_movements(self, state: MichiganState) -> list[dict[str, Any]]:
+        return self.ledger(state)
+
+    def close_movements(self, last_state: MichiganState) -> list[dict[str, Any]]:
+        """M3: the chips left on the prize cards shared out (``split_pot``), each share taken
+        from the prize cards in prize order so that every card ends empty."""
+        cards = [card for card, chips in self.pot_after(last_state).items() if chips]
+        left = [chips for chips in self.pot_after(last_state).values() if chips]
+        players, dealer = self.seats(last_state)
+        shares = split_pot(sum(left), players, dealer)
+        moves: list[dict[str, Any]] = []
+        for step in range(players):
+            seat = (dealer + 1 + step) % players
+            owed = shares[seat]
+            for index, card in enumerate(cards):
+                take = min(owed, left[index])
+                if take:
+                    moves.append({"from": card, "to": seat, "chips": take, "reason": Reason.SPLIT.value})
+                    left[index] -= take
+                    owed -= take
+        return moves
 
     def pot_before(self, state: MichiganState) -> dict[str, int]:
         """Chips carried in on each prize card, before this deal's antes (the ``pot`` option)."""

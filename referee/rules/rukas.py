@@ -42,9 +42,12 @@ from typing import Any, ClassVar
 
 from .base import (
     Game,
+    HouseRule,
     IllegalEntry,
+    MoneyRule,
     Outcome,
     Seat,
+    Unit,
     deal_over,
     entry_keys,
     gettext_noop,
@@ -270,6 +273,13 @@ class Rukas(Game[RukasState]):
         "seven_after_ace": SevenAfterAce.SEVEN_TAKES.value,
         "void_trick": VoidTrick.VOID.value,
     }
+    house_rules = (
+        HouseRule("seven_after_ace", "choice", tuple(c.value for c in SevenAfterAce)),
+        HouseRule("void_trick", "choice", tuple(c.value for c in VoidTrick)),
+    )
+    #: One point per trick taken.
+    unit = Unit("points", gettext_noop("tricks"))
+    money_rule = MoneyRule.PAIR_DIFFERENCE
 
     def new_deal(self, *, players: int, dealer: int, options: Mapping[str, Any] | None = None) -> RukasState:
         opts = self.check_setup(players, dealer, options)

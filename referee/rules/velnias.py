@@ -40,8 +40,10 @@ from typing import Any, ClassVar
 from .base import (
     Game,
     IllegalEntry,
+    MoneyRule,
     Outcome,
     Seat,
+    Unit,
     competition_ranking,
     deal_over,
     entry_keys,
@@ -326,6 +328,8 @@ class Velnias(Game[VelniasState]):
     min_players = 3
     max_players = 8
     option_defaults: ClassVar[Mapping[str, object]] = {}
+    unit = Unit("points", gettext_noop("points"))
+    money_rule = MoneyRule.AS_PLAYED
 
     def new_deal(self, *, players: int, dealer: int, options: Mapping[str, Any] | None = None) -> VelniasState:
         opts = self.check_setup(players, dealer, options)
