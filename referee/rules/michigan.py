@@ -71,8 +71,11 @@ Interpretations (where RULES.md leaves the referee to decide):
   ace, or the next card already played), else None (whoever holds the next card plays);
   ``sequence.next`` names that card.
 * Manual mode does not track the order of play: ``prize`` and ``misplay`` entries are
-  taken in the order recorded, and the ``out`` entry's counts are checked against the
-  hand sizes only.
+  taken in the order recorded. The ``out`` entry's counts are checked against each seat's
+  hand size (after a swap, the hand it now holds) less the prize cards it has played this
+  deal, the only cards the referee has seen leave a hand. A ``misplay`` entry does not
+  lower the bound: a start that was not the lowest is recorded after the card was played
+  (perhaps a prize card, already counted), so it names no card of its own.
 * Movements of zero chips (an ante of 0, a prize card with no chips) are not listed.
 * ``Outcome.winners`` are the seats placed first by net chips.
 """
@@ -531,11 +534,8 @@ class Michigan(Game[MichiganState]):
                 player=Seat(player), count=counts[player],
             )
         for seat, count in enumerate(counts):
-            if seat != player and not 1 <= count <= state.hand_sizes[seat]:
-                raise IllegalEntry(
-                    gettext_noop("{player} holds between 1 and {size} cards at the end of this deal, not {count}."),
-                    player=Seat(seat), size=state.hand_sizes[seat], count=message_repr(count),
-                )
+            if seat != player:
+                _check_count_left(state, seat, count)
         state = _payout(state, player, counts)
         return replace(state, begun=True, last=Event(EventKind.OUT, player))
 
@@ -841,6 +841,47 @@ class Michigan(Game[MichiganState]):
         return (
             f"They pay {_chips_word(state.misplay_penalty)} to each other player and take no more prizes this deal."
         )
+
+
+# -- what the referee has seen leave a hand ------------------------------------------------------
+
+
+def prizes_played_by(state: MichiganState, seat: int) -> tuple[Card, ...]:
+    """The prize cards ``seat`` has played this deal (taken or not): they have left its hand."""
+    return tuple(prize.card for prize in state.prizes_played if prize.player == seat)
+
+
+def most_cards_left(state: MichiganState, seat: int) -> int:
+    """The most cards ``seat`` can still hold: its hand (after any swap) less its prize cards played."""
+    return state.hand_sizes[seat] - len(prizes_played_by(state, seat))
+
+
+def _check_count_left(state: MichiganState, seat: int, count: int) -> None:
+    """A seat that did not go out holds at least 1 card and at most ``most_cards_left``."""
+    size = state.hand_sizes[seat]
+    played = prizes_played_by(state, seat)
+    most = size - len(played)
+    if count < 1 or (count > most and not played):
+        raise IllegalEntry(
+            gettext_noop("{player} holds between 1 and {size} cards at the end of this deal, not {count}."),
+            player=Seat(seat), size=most, count=message_repr(count),
+        )
+    if count <= most:
+        return
+    if len(played) == 1:
+        raise IllegalEntry(
+            gettext_noop(
+                "{player} played the {card} this deal: at most {most} of their {size} cards left, not {count}."
+            ),
+            player=Seat(seat), card=played[0], most=most, size=size, count=message_repr(count),
+        )
+    raise IllegalEntry(
+        gettext_noop(
+            "{player} played {number} prize cards this deal ({cards}): at most {most} of their {size} cards left, "
+            "not {count}."
+        ),
+        player=Seat(seat), number=len(played), cards=list(played), most=most, size=size, count=message_repr(count),
+    )
 
 
 # -- chip movements ------------------------------------------------------------------------------

@@ -449,6 +449,70 @@ def test_out_counts_use_swapped_sizes() -> None:
     assert GAME.view(state)["net"][0] == -4 + 13
 
 
+def test_out_counts_less_a_prize_card_played() -> None:
+    """With 3 players every hand is 13 cards: a seat that played the AS holds at most 12 (issue 12)."""
+    state = run(deal(players=3, dealer=2), prize(1, "AS"))
+    assert refused(state, out(0, [0, 13, 5])) == (
+        "seat 1 played the AS this deal: at most 12 of their 13 cards left, not 13."
+    )
+    state = run(state, out(0, [0, 12, 5]))
+    assert GAME.view(state)["cards_left"] == [0, 12, 5]
+
+
+def test_out_counts_less_every_prize_card_played() -> None:
+    """8 players: a seat of 5 cards that played all four prize cards holds at most 1."""
+    state = deal(players=8, dealer=7)
+    assert state.hand_sizes[6] == 5
+    state = run(state, prize(6, "AS"), prize(6, "KC"), prize(6, "QD"), prize(6, "JH"))
+    counts = [0, 1, 1, 1, 1, 1, 5, 1]
+    assert refused(state, out(0, counts)) == (
+        "seat 6 played 4 prize cards this deal (AS, KC, QD, JH): at most 1 of their 5 cards left, not 5."
+    )
+    assert refused(state, out(0, [0, 1, 1, 1, 1, 1, 2, 1])) == (
+        "seat 6 played 4 prize cards this deal (AS, KC, QD, JH): at most 1 of their 5 cards left, not 2."
+    )
+    run(state, out(0, [0, 1, 1, 1, 1, 1, 1, 1]))
+
+
+def test_out_counts_less_prize_cards_after_a_swap() -> None:
+    """After a swap, the bound is the hand the seat now holds less the prize cards it played."""
+    state = run(deal(players=4, dealer=3), exchange(1), prize(1, "KC"))
+    assert state.hand_sizes[1] == 11
+    assert refused(state, out(0, [0, 11, 1, 1])) == (
+        "seat 1 played the KC this deal: at most 10 of their 11 cards left, not 11."
+    )
+    run(state, out(0, [0, 10, 1, 1]))
+
+
+def test_out_counts_less_a_prize_card_played_after_a_misplay() -> None:
+    """A prize card played after a misplay is not taken, but it has still left the hand."""
+    state = run(deal(players=3, dealer=2), misplay(2), prize(2, "QD"))
+    assert refused(state, out(0, [0, 5, 13])) == (
+        "seat 2 played the QD this deal: at most 12 of their 13 cards left, not 13."
+    )
+    assert refused(state, out(0, [0, 5, 10**40])) == (
+        "seat 2 played the QD this deal: at most 12 of their 13 cards left, not an enormous number."
+    )
+    assert refused(state, out(0, [0, 5, 0])) == "seat 2 holds between 1 and 12 cards at the end of this deal, not 0."
+
+
+def test_out_counts_of_other_seats_keep_their_whole_hand() -> None:
+    """Only the seat that played a prize card loses it from its bound; the out player's prizes bind nobody."""
+    state = run(deal(players=3, dealer=2), prize(0, "AS"), prize(1, "KC"))
+    run(state, out(0, [0, 12, 13]))
+    assert refused(state, out(0, [0, 12, 14])) == "seat 2 holds between 1 and 13 cards at the end of this deal, not 14."
+
+
+def test_prize_card_refusal_names_the_player_and_the_card() -> None:
+    """The service renders the seat as the player's name and the card in the session's notation."""
+    state = run(deal(players=3, dealer=2, notation="lt"), prize(1, "T♠"))
+    with pytest.raises(IllegalEntry) as caught:
+        GAME.apply(state, out(0, [0, 13, 5]))
+    assert caught.value.render(names=["Ona", "Jonas", "Rūta"], notation="lt") == (
+        "Jonas played the T♠ this deal: at most 12 of their 13 cards left, not 13."
+    )
+
+
 def test_nothing_after_the_end() -> None:
     """Once a player is out the deal is over: every entry is refused."""
     state = run(deal(), out(0, [0, 1, 1, 1]))
