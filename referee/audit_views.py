@@ -13,38 +13,16 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from . import selectors
-from .models import GAME_CHOICES, ChangeKind, DealChange, Entry, Session
+from .games import PAGES
+from .models import ChangeKind, DealChange, Entry, Session
 from .permissions import club_role
-
-SEAT_FIELDS = ("player", "challenger")
-
-
-def describe(payload: Any, names: list[str]) -> str:
-    """An entry as a person reads it: its type, then its fields, seats as players' names."""
-    if not isinstance(payload, dict):
-        return str(payload)
-    parts = [str(payload.get("type", "?"))]
-    for key, value in payload.items():
-        if key == "type":
-            continue
-        if key in SEAT_FIELDS and isinstance(value, int) and 0 <= value < len(names):
-            text = names[value]
-        elif key == "hand_counts" and isinstance(value, list) and len(value) == len(names):
-            text = ", ".join(f"{name} {count}" for name, count in zip(names, value))
-        elif key == "rounds" and isinstance(value, list):
-            text = " | ".join(" ".join("–" if card is None else str(card) for card in round_)
-                              if isinstance(round_, list) else str(round_) for round_ in value)
-        elif isinstance(value, list):
-            text = " ".join(str(item) for item in value)
-        else:
-            text = "–" if value is None else str(value)
-        parts.append(f"{key}: {text}")
-    return " · ".join(parts)
 
 
 def audit_context(session: Session) -> dict[str, Any]:
     """Deals in order, each with its entries (oldest first) and its changes (two queries)."""
     names = selectors.seat_names_of(session)
+    # How an entry reads is the game's own (seats by name, its own fields its own way).
+    describe = PAGES[session.game].audit_line
     entries = list(
         Entry.objects.filter(deal__session=session).select_related("author", "deal").order_by("deal__number", "id")
     )
@@ -81,7 +59,7 @@ def audit_context(session: Session) -> dict[str, Any]:
             "author": change.author.get_username() if change.author else "–", "at": change.created_at,
         })
     return {
-        "session": session, "club": session.club, "names": names, "game_name": dict(GAME_CHOICES)[session.game],
+        "session": session, "club": session.club, "names": names, "game_name": PAGES[session.game].name,
         "deals": [deals[number] for number in sorted(deals)],
         "entry_count": len(entries), "change_count": len(changes),
     }

@@ -18,14 +18,8 @@ from django.utils.translation import gettext_lazy as _
 
 from referee.rules import GAMES
 
-GAME_CHOICES = [
-    ("elgeta", "Elgeta"),
-    ("velnias", "Pašėlęs Velnias"),
-    ("rukas", "Rūkas"),
-    ("michigan", "Mičiganas"),
-    ("cheat", "Apgaudinėjimas"),
-]
-assert {slug for slug, _label in GAME_CHOICES} == set(GAMES)
+#: Every game the engine knows, by slug, with the name the club uses.
+GAME_CHOICES = [(slug, game.name_lt) for slug, game in GAMES.items()]
 
 
 class Club(models.Model):

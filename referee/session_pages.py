@@ -18,6 +18,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from referee.rules import GAMES
 from scoring import selectors as scoring
 
 from . import selectors
@@ -66,7 +67,8 @@ def session_context(session: Session, role: str) -> dict[str, Any]:
         "is_open": session.status == SessionStatus.OPEN,
         "ledger_nets": [{"name": row["name"], "value": row[unit_key], "money": row["money"]} for row in ledger["nets"]],
         "zero_sum": check,
-        "is_michigan": session.game == "michigan",
+        # Stakes per chip, chips left on prize cards: what the game counts in (Mičiganas).
+        "in_chips": GAMES[session.game].unit.key == "chips",
         "version": selectors.session_version(session.pk),
         "csv_links": [
             (_("Standings"), reverse("api-session-standings", args=[session.pk]) + "?format=csv"),

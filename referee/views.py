@@ -7,7 +7,6 @@ live updates); see static/js/table.js. Views stay thin: selectors read, services
 
 from __future__ import annotations
 
-import contextlib
 import json
 import secrets
 from decimal import Decimal, InvalidOperation
@@ -21,10 +20,11 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from referee.rules import GAMES, CardError, IllegalEntry, format_card, parse_card
+from referee.games import PAGES
+from referee.rules import GAMES, IllegalEntry
+from referee.rules.cards import SUITS
 
 from . import presenters, selectors, services
 from .errors import NotAllowed, NotFound, Refusal
@@ -34,8 +34,6 @@ from .services import refusal_from
 
 #: How many of the deal's latest entries the recording screen lists.
 RECENT_ENTRIES = 6
-#: How many of a Mičiganas deal's latest chip movements the recording screen lists.
-MOVEMENTS_SHOWN = 40
 
 
 # -- small helpers -------------------------------------------------------------------------------
@@ -141,95 +139,31 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 # -- starting a session --------------------------------------------------------------------------
 
-#: House rules the start form offers, per game: (option key, kind, choices). Defaults come from
-#: the engine's ``option_defaults`` so the form can never disagree with the referee.
+#: House rules the start form offers, per game: (option key, kind, choices), as the engine
+#: declares them; defaults come from its ``option_defaults`` so the form can never disagree
+#: with the referee.
 RULE_FIELDS: dict[str, list[tuple[str, str, tuple[Any, ...]]]] = {
-    "elgeta": [("suits", "suits", ()), ("all_aces", "bool", ()), ("strict_order", "bool", ())],
-    "velnias": [],
-    "rukas": [
-        ("seven_after_ace", "choice", ("seven_takes", "next_highest")),
-        ("void_trick", "choice", ("void", "carry")),
-    ],
-    "michigan": [
-        ("prizes", "prizes", ()), ("ante", "chips", ()), ("dealer_ante", "chips", ()),
-        ("misplay_penalty", "chips", ()), ("live", "bool", ()),
-    ],
-    "cheat": [("jokers", "choice", (0, 2, 4))],
+    slug: [(rule.key, rule.kind, rule.choices) for rule in game.house_rules] for slug, game in GAMES.items()
 }
 
 
-def _rule_texts() -> dict[str, dict[str, Any]]:
-    """Names and explanations of every house rule, in the reader's language."""
-    return {
-        "suits": {
-            "label": _("Suits per seat"),
-            "help": _("Which suit(s) each seat holds, seat by seat, e.g. “S C D H”, or “HD SC” for two players. "
-                      "Empty: the default for the number of players (4: S C D H; 3: S C D; 2: HD SC)."),
-        },
-        "all_aces": {
-            "label": _("E2 all aces end the deal"),
-            "help": _("When one player holds every ace still in play after a trick, they win at once "
-                      "(the others are ranked by cards held). Off: play on."),
-        },
-        "strict_order": {
-            "label": _("E4 strict order of captured cards"),
-            "help": _("Captured cards go under the taker's pile in the order they were played, so the referee "
-                      "knows every next card and can forecast the end. Off: it only checks that a player "
-                      "holds the card, and offers no forecast."),
-        },
-        "seven_after_ace": {
-            "label": _("R1 a 7 that beat an ace"),
-            "help": _("Seven takes: the 7 that beat an ace takes the trick (unless a live card one lower takes "
-                      "from it). Next highest: the beaten ace just leaves; the 7 is an ordinary card."),
-            "choices": {"seven_takes": _("the 7 takes"), "next_highest": _("the next highest takes")},
-        },
-        "void_trick": {
-            "label": _("R2 a trick nobody takes"),
-            "help": _("Void: nobody gets its point and the same player reveals first again. Carry: the next "
-                      "trick's taker also gets this point (points still pending after the 13th trick are lost)."),
-            "choices": {"void": _("void (no point)"), "carry": _("carried to the next taker")},
-        },
-        "prizes": {
-            "label": _("Prize cards"),
-            "help": _("An ace, a king, a queen and a jack of four different suits."),
-        },
-        "ante": {"label": _("M1 ante per prize card"), "help": _("Chips each player puts on every prize card.")},
-        "dealer_ante": {"label": _("M1 the dealer's ante"), "help": _("The dealer puts this many instead.")},
-        "misplay_penalty": {
-            "label": _("M2 misplay penalty"),
-            "help": _("Chips a player who plays wrongly pays to every other player; they take no more prizes "
-                      "that deal."),
-        },
-        "live": {
-            "label": _("Live mode: record every card"),
-            "help": _("Off: record prizes, misplays and who went out. On: record every card played; the referee "
-                      "works out the rest."),
-        },
-        "jokers": {
-            "label": _("C1 jokers"),
-            "help": _("Jokers in the deck (0, 2 or 4); a joker stands for any card when revealed."),
-            "choices": {0: "0", 2: "2", 4: "4"},
-        },
-    }
-
-
 def _rules_context(values: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    texts = _rule_texts()
     games = []
     for slug, label in GAME_CHOICES:
         defaults = dict(GAMES[slug].option_defaults)
+        texts = PAGES[slug].rule_texts()
         fields = []
         for key, kind, choices in RULE_FIELDS[slug]:
             default = defaults.get(key)
             value = values.get(slug, {}).get(key, default)
             text = texts[key]
             field: dict[str, Any] = {
-                "key": key, "kind": kind, "name": f"opt_{slug}_{key}", "label": text["label"], "help": text["help"],
+                "key": key, "kind": kind, "name": f"opt_{slug}_{key}", "label": text.label, "help": text.help,
                 "value": value, "default": default,
             }
             if kind == "choice":
-                field["choices"] = [{"value": c, "label": text["choices"][c]} for c in choices]
-                field["default_label"] = text["choices"].get(default, default)
+                field["choices"] = [{"value": c, "label": text.choices[c]} for c in choices]
+                field["default_label"] = text.choices.get(default, default)
             elif kind == "prizes":
                 prizes = value if isinstance(value, list) and len(value) == 4 else ["AS", "KC", "QD", "JH"]
                 field["prizes"] = [
@@ -410,12 +344,16 @@ def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
 
 def deal_context(
     deal: Deal, user: Any, role: str | None, *, errors: dict[str, str] | None = None,
-    elgeta_entered: list[list[Any]] | None = None, entered: dict[str, dict[str, Any]] | None = None,
+    redraw: dict[str, Any] | None = None, entered: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """Everything the recording screen shows, from the stored snapshot (never a replay)."""
+    """Everything the recording screen shows, from the stored snapshot (never a replay).
+
+    ``redraw`` is the typed form when the scorer asked for the screen again without storing
+    anything (one of the game's ``redraw_actions``)."""
     session = deal.session
     names = selectors.seat_names_of(session)
     rules = GAMES[session.game]
+    pages = PAGES[session.game]
     version = _deal_version(deal)
     view = _engine_view(deal, version)
     notation = session.notation
@@ -438,16 +376,16 @@ def deal_context(
     ]
     context: dict[str, Any] = {
         "deal": deal, "session": session, "club": session.club, "game": session.game, "view": view,
+        "game_template": pages.template,
         "names": names, "notation": notation, "players": players, "finished": finished,
         "can_record": can_record, "role": role, "session_open": session_open,
-        "last_sentences": presenters.explain_last(session.game, view, names, notation),
+        "last_sentences": pages.explain_last(view, names, notation),
         "undo_label": (
-            presenters.describe_entry(session.game, last_entry.payload, last_entry.result, names, notation)
+            pages.describe_entry(last_entry.payload, last_entry.result, names, notation)
             if last_entry is not None and not later_deal else None
         ),
         "entries": [
-            {"seq": e.seq, "text": presenters.describe_entry(session.game, e.payload, e.result, names, notation)}
-            for e in entries
+            {"seq": e.seq, "text": pages.describe_entry(e.payload, e.result, names, notation)} for e in entries
         ],
         "errors": errors or {},
         # A refused form (without JavaScript) comes back holding what was typed, never a default.
@@ -456,20 +394,14 @@ def deal_context(
         "version": version,
         "rank_pad": presenters.rank_pad(notation),
         "suits": [{"letter": s, "symbol": presenters.SUIT_SYMBOLS[s], "name": presenters.suit_name(s)}
-                  for s in "SCDH"],
-        "unit": _unit_label(session.game),
+                  for s in SUITS],
+        "unit": pages.unit_label(),
         "next_dealer": rules.next_dealer(rules.from_dict(deal.state)) if finished else None,
         "later_deal": later_deal,
         "stake": session.stake,
         "js_text": _js_text(names),
     }
-    extra = {
-        "velnias": _velnias_context, "rukas": _rukas_context, "michigan": _michigan_context,
-        "cheat": _cheat_context, "elgeta": _elgeta_context,
-    }[session.game]
-    context.update(extra(view, names, notation))
-    if session.game == "elgeta" and not finished:
-        context["rounds"] = elgeta_rows(deal.state, view, names, notation, entered=elgeta_entered)
+    context.update(pages.screen(view, names, notation, state=deal.state, finished=finished, redraw=redraw))
     return context
 
 
@@ -497,13 +429,6 @@ def _js_text(names: list[str]) -> dict[str, Any]:
     }
 
 
-def _unit_label(game: str) -> str:
-    return {
-        "elgeta": _("deals won"), "velnias": _("points"), "rukas": _("tricks"), "michigan": _("chips"),
-        "cheat": _("losses"),
-    }[game]
-
-
 def _engine_view(deal: Deal, version: str) -> dict[str, Any]:
     """The engine's view of the deal's snapshot, cached per deal version: every phone watching
     the table re-renders after each entry, and a long deal's snapshot (Mičiganas keeps its
@@ -522,194 +447,6 @@ def _deal_version(deal: Deal) -> str:
     """Changes with every entry, undo or correction (undo then re-record keeps seq, not the last id)."""
     last = Entry.objects.filter(deal=deal).aggregate(last=Max("id"))["last"] or 0
     return f"{deal.seq}.{last}.{deal.status}"
-
-
-def _velnias_context(view: dict[str, Any], names: list[str], notation: str) -> dict[str, Any]:
-    last = view.get("last")
-    return {
-        "conditions": [
-            {"value": "empty_hand", "label": _("Emptied hand"),
-             "help": _("A player placed their last card and called stop.")},
-            {"value": "last_card", "label": _("Last face-down card"),
-             "help": _("A player turned the 13th face-down card, could not place it and called stop.")},
-            {"value": "blocked", "label": _("Blocked"),
-             "help": _("Nobody can place any card; the fewest cards in hand win.")},
-        ],
-        "hand_size": view["hand_size"],
-        "payments": presenters.velnias_payments(last, names) if last else [],
-        "headline": presenters.velnias_headline(last["condition"], last.get("player"), names) if last else None,
-    }
-
-
-def _rukas_context(view: dict[str, Any], names: list[str], notation: str) -> dict[str, Any]:
-    players = view["players"]
-    leader = view["leader"]
-    order = [(leader + step) % players for step in range(players)]
-    played = view["played"]
-    slots = [
-        {
-            "seat": seat, "name": names[seat], "position": position,
-            "played": " ".join(presenters.show_rank(rank, notation) for rank in played[seat]),
-            "left": 13 - len(played[seat]),
-        }
-        for position, seat in enumerate(order)
-    ]
-    last = view.get("last")
-    return {
-        "slots": slots,
-        "reveal": presenters.rukas_reveal(last, names, notation) if last else [],
-        "last_taker": None if not last or last.get("taker") is None else names[last["taker"]],
-        "trick_number": view["tricks_played"] + 1,
-        "tricks": view["tricks"],
-    }
-
-
-def _michigan_context(view: dict[str, Any], names: list[str], notation: str) -> dict[str, Any]:
-    played = {p["card"]: p for p in view["prizes_played"]}
-    before = view["pot_before"]
-    prizes = []
-    for card in view["prizes"]:
-        taken = played.get(card)
-        prizes.append({
-            "card": card, "chips": view["pot"][card], "carried": before.get(card, 0),
-            "played_by": names[taken["player"]] if taken else None,
-            "taken": bool(taken and taken["taken"]), "taken_chips": taken["chips"] if taken else 0,
-        })
-    def end(value: int | str) -> str:
-        # A movement's end is a seat, or a prize card (its canonical text).
-        return names[value] if isinstance(value, int) else presenters.show_card(value, notation)
-
-    movements = []
-    every = view.get("movements", [])
-    # A long deal's ledger is for the session page; the table shows the latest movements.
-    for move in every[-MOVEMENTS_SHOWN:]:
-        movements.append({
-            "from": end(move["from"]),
-            "to": end(move["to"]),
-            "chips": move["chips"],
-            "reason": {"ante": _("ante"), "prize": _("prize"), "misplay": _("misplay"),
-                       "payout": _("payout")}.get(move["reason"], move["reason"]),
-        })
-    sequence = view.get("sequence")
-    return {
-        "prizes": prizes,
-        "movements": movements,
-        "movements_total": len(every),
-        "pot_total": sum(view["pot"].values()),
-        "net": view["net"],
-        "hand_sizes": view["hand_sizes"],
-        "sequence_card": sequence["card"] if sequence else None,
-        "sequence_next": sequence["next"] if sequence else None,
-        "starter": view.get("starter"),
-        "live": view["live"],
-        "misplayed": view["misplayed"],
-        "cards_left": view.get("cards_left"),
-    }
-
-
-def _cheat_context(view: dict[str, Any], names: list[str], notation: str) -> dict[str, Any]:
-    turn = view.get("turn")
-    out_order = {seat: index + 1 for index, seat in enumerate(view["out"])}
-    return {
-        "turn_name": names[turn] if turn is not None else None,
-        "announce": presenters.show_rank(view["announce"], notation),
-        "announce_canonical": view["announce"],
-        "seats_state": [
-            {"seat": seat, "name": name, "count": view["counts"][seat], "out": out_order.get(seat),
-             "turn": seat == turn, "pending": seat == view.get("pending_last"), "loser": seat == view.get("loser")}
-            for seat, name in enumerate(names)
-        ],
-        "challengers": [{"seat": seat, "name": names[seat]} for seat in view["challengers"]],
-        "last_placer_name": names[view["last_placer"]] if view.get("last_placer") is not None else None,
-        "last_announced": (
-            presenters.show_rank(view["last_announced"], notation) if view.get("last_announced") else None
-        ),
-        "pending_name": names[view["pending_last"]] if view.get("pending_last") is not None else None,
-        "jokers": view["jokers"],
-    }
-
-
-def _elgeta_context(view: dict[str, Any], names: list[str], notation: str) -> dict[str, Any]:
-    forecast = view.get("forecast")
-    forecast_text = None
-    can_finish = False
-    if forecast:
-        count = forecast["tricks"]
-        if forecast["cycle"]:
-            forecast_text = ngettext(
-                "This deal never ends: it repeats every %(length)s trick, so it can be closed as a draw.",
-                "This deal never ends: it repeats every %(length)s tricks, so it can be closed as a draw.",
-                forecast["cycle"]["length"],
-            ) % {"length": forecast["cycle"]["length"]}
-            can_finish = True
-        elif forecast["ending"] in ("last_player", "all_aces") and forecast["winner"] is not None:
-            forecast_text = ngettext(
-                "%(name)s wins in %(count)s trick.", "%(name)s wins in %(count)s tricks.", count
-            ) % {"name": names[forecast["winner"]], "count": count}
-            can_finish = True
-        elif forecast["ending"] == "no_cards":
-            forecast_text = ngettext(
-                "The deal ends in a draw in %(count)s trick: nobody will have a card to add.",
-                "The deal ends in a draw in %(count)s tricks: nobody will have a card to add.",
-                count,
-            ) % {"count": count}
-            can_finish = True
-        else:
-            forecast_text = ngettext(
-                "The rest of the deal is determined; it neither ends nor repeats within the next %(count)s trick.",
-                "The rest of the deal is determined; it neither ends nor repeats within the next %(count)s tricks.",
-                count,
-            ) % {"count": count}
-    counts = view["counts"]
-    seats_in = set(view["in"])
-    return {
-        "forecast_text": forecast_text,
-        "can_finish": can_finish,
-        "trick_number": view["tricks"] + 1,
-        "leader_name": names[view["leader"]],
-        "piles": [
-            {"seat": seat, "name": name, "count": counts[seat], "out": seat not in seats_in,
-             "leads": seat == view["leader"] and not view["finished"]}
-            for seat, name in enumerate(names)
-        ],
-    }
-
-
-def elgeta_rows(
-    state: dict[str, Any], view: dict[str, Any], names: list[str], notation: str,
-    entered: list[list[Any]] | None = None,
-) -> list[dict[str, Any]]:
-    """The trick form's rounds: the cards the referee knows filled in (all of them, tie-breaks
-    included, once the deal is determined), or what the scorer entered so far plus a new round."""
-    leader = view["leader"]
-    players = view["players"]
-    seats_in = set(view["in"])
-    order = [seat for seat in ((leader + step) % players for step in range(players)) if seat in seats_in]
-    sequences = presenters.elgeta_sequences(state, order)
-    if entered is None:
-        rounds = presenters.elgeta_determined_trick(sequences, view["counts"], order)
-    else:
-        rounds = [presenters.elgeta_round_cards(sequences, view["counts"], order, index)
-                  for index in range(len(entered) + 1)]
-    expected = view["expected"]
-    rows = []
-    for index, cells in enumerate(rounds):
-        slots = []
-        for position, cell in enumerate(cells):
-            seat = cell["seat"]
-            possible = (expected[seat] or {}).get("possible") or []
-            if entered is not None and index < len(entered) and position < len(entered[index]):
-                value = entered[index][position] or ""
-            else:
-                value = presenters.show_card(cell["card"], notation) if cell["card"] else ""
-            slots.append({
-                "seat": seat, "name": names[seat], "value": value, "empty": cell["empty"],
-                "possible": " ".join(presenters.show_card(card, notation) for card in possible) if index == 0 else "",
-                "allowed": " ".join(sorted({presenters.show_rank(presenters.split_card(card)[0], notation)
-                                            for card in possible})) if index == 0 and possible else "",
-            })
-        rows.append({"index": index, "slots": slots})
-    return rows
 
 
 def _deal_or_404(user: Any, pk: int) -> tuple[Deal, str | None]:
@@ -738,10 +475,9 @@ def _deal_post(request: HttpRequest, deal: Deal, role: str | None) -> HttpRespon
     form_id = request.POST.get("form", "entry")
     expected = request.POST.get("expected_seq", "")
     expected_seq = int(expected) if expected.isdigit() else None
-    if action == "more_rounds" and deal.session.game == "elgeta":
-        # Without JavaScript the scorer asks for one more tie-break round: nothing is written.
-        entered = payload_from_form(request.POST).get("rounds") or []
-        context = deal_context(deal, request.user, role, elgeta_entered=entered)
+    if action in PAGES[deal.session.game].redraw_actions:
+        # The screen again from what was typed (e.g. one more tie-break round): nothing is written.
+        context = deal_context(deal, request.user, role, redraw=payload_from_form(request.POST))
         return render(request, "referee/deal.html", context)
     payload = payload_from_form(request.POST)
     try:
@@ -803,13 +539,13 @@ def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
         payload.pop("idempotency_key", None)
         payload.pop("expected_seq", None)
         rules = GAMES[session.game]
+        pages = PAGES[session.game]
         names = selectors.seat_names_of(session)
         try:
             state = rules.apply(rules.from_dict(deal.state), payload)
         except IllegalEntry as error:
             refusal = refusal_from(error, session, names)
-            if session.game == "elgeta" and "next" in error.params and isinstance(error.params["next"], int):
-                refusal.extra.update(_tie_break_hint(deal, session.notation, error.params["next"], payload))
+            refusal.extra.update(pages.refusal_hint(deal.state, session.notation, error.params, payload))
             raise refusal from error
     except Refusal as error:
         return _json_refusal(error)
@@ -817,44 +553,14 @@ def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
     outcome = view.get("outcome")
     html = render_to_string("referee/preview.html", {
         "names": names, "outcome": outcome, "view": view, "game": session.game,
-        "sentences": presenters.explain_last(session.game, view, names, session.notation),
-        "payments": presenters.velnias_payments(view["last"], names) if session.game == "velnias" and view.get("last")
-        else [],
+        "sentences": pages.explain_last(view, names, session.notation),
+        **pages.preview(view, names),
         "rows": [
             {"name": name, "points": outcome["points"][seat] if outcome else None}
             for seat, name in enumerate(names)
         ],
     }, request=request)
     return JsonResponse({"html": html, "points": outcome["points"] if outcome else None})
-
-
-def _tie_break_hint(deal: Deal, notation: str, number: int, payload: dict[str, Any]) -> dict[str, Any]:
-    """The referee asks for tie-break round ``number`` (1-based): say so, with what it knows of
-    that round, so the screen adds the round filled in: each seat's card when known, else the
-    cards it may still turn (its own pile minus what it turned earlier in this trick)."""
-    rules = GAMES["elgeta"]
-    view = rules.view(rules.from_dict(deal.state))
-    leader, players, seats_in = view["leader"], view["players"], set(view["in"])
-    order = [seat for seat in ((leader + step) % players for step in range(players)) if seat in seats_in]
-    sequences = presenters.elgeta_sequences(deal.state, order)
-    cells = presenters.elgeta_round_cards(sequences, view["counts"], order, number - 1)
-    turned: dict[int, set[str]] = {seat: set() for seat in order}
-    for cards in payload.get("rounds") or []:
-        for seat, text in zip(order, cards if isinstance(cards, list) else [], strict=False):
-            if isinstance(text, str):
-                with contextlib.suppress(CardError):  # the referee's refusal names bad cards
-                    turned[seat].add(format_card(parse_card(text, notation)))
-    possible = []
-    for cell in cells:
-        own = deal.state["piles"][cell["seat"]]["initial"]
-        left = [card for card in own if card not in turned[cell["seat"]]] if cell["card"] is None else []
-        possible.append(" ".join(presenters.show_card(card, notation) for card in left))
-    return {
-        "next_round": number - 1,
-        "prefill": [presenters.show_card(cell["card"], notation) if cell["card"] else "" for cell in cells],
-        "empty": [cell["empty"] for cell in cells],
-        "possible": possible,
-    }
 
 
 # -- the session (standings, ledger, settlement, summary) ---------------------------------------------

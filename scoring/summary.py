@@ -10,11 +10,11 @@ The build runs in three steps so that the Celery task can report progress and sk
    (pure; the same dict always gives byte-identical output, so a re-run stores the same
    result).
 
-Highlights follow RULES.md: the longest Elgeta tie-break (the trick with the most tie-break
-rounds), the biggest Michigan prize pot taken, the Cheat challenger who caught the most lies,
-the Rūkas trick taken by the lowest card, the Velnias player who called "Stop!" most often,
-the biggest single-deal result and the longest run of deals won. Ties go to the earliest deal
-(then trick, then seat), so a highlight never depends on query order.
+Highlights follow RULES.md: each game's own (read through its ``referee.games`` pages: the
+longest Elgeta tie-break, the biggest Mičiganas prize pot, the sharpest Cheat challenger, the
+lowest Rūkas taker, the Velnias player who called "Stop!" most often), then the biggest
+single-deal result and the longest run of deals won where the game says they mean something.
+Ties go to the earliest deal (then trick, then seat), so a highlight never depends on query order.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import hashlib
 import io
 import json
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -33,19 +33,15 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from referee.models import GAME_CHOICES, DealStatus, Entry, Session
+from referee.games import PAGES, FactQuery
+from referee.models import DealStatus, Entry, Session
 
 from . import selectors
 from .models import DealResult
 
 #: Bump when the summary's shape or rendering changes, so stored summaries count as stale.
 SUMMARY_VERSION = 1
-
-GAME_NAMES = dict(GAME_CHOICES)
-RANK_ORDER = {text: value for value, text in enumerate(
-    ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"], start=2)}
 
 Progress = Callable[[int], None]
 
@@ -82,20 +78,8 @@ def gather(session: Session) -> dict[str, Any]:
             "placements": [place for _seat, _points, place, _won in rows],
             "winners": [seat for seat, _points, _place, won in rows if won],
         })
-    facts: dict[str, Any] = {}
-    if game == "michigan":
-        facts = _michigan_facts(
-            session.deals.filter(status=DealStatus.FINISHED).order_by("number")
-            .values_list("number", "state__prizes_played", "state__misplays")
-        )
-    elif game in ENTRY_FACTS:
-        only, fields, extract = ENTRY_FACTS[game]
-        entries = (
-            Entry.objects.filter(deal__session=session, deal__status=DealStatus.FINISHED, active=True, **only)
-            .order_by("deal__number", "seq")
-            .values_list("deal__number", "seq", *fields)
-        )
-        facts = extract(entries)
+    query = PAGES[game].fact_query
+    facts = _game_facts(session, query) if query is not None else {}
     local_created = timezone.localtime(session.created_at)
     return {
         "version": SUMMARY_VERSION,
@@ -132,75 +116,20 @@ def fingerprint(facts: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-Row = Sequence[Any]
-
-
-def _rukas_facts(entries: Iterable[Row]) -> dict[str, Any]:
-    """Every taken trick as (deal, trick, taker, rank the trick was taken with).
-
-    Rows: deal, trick (seq), and from the referee's conclusion the taker, the cards in
-    reveal order and the seats in reveal order.
-    """
-    taken = []
-    for deal, seq, taker, cards, order in entries:
-        if isinstance(taker, int) and isinstance(cards, list) and isinstance(order, list) and taker in order:
-            taken.append([deal, seq, taker, cards[order.index(taker)]])
-    return {"taken": taken}
-
-
-def _elgeta_facts(entries: Iterable[Row]) -> dict[str, Any]:
-    """Every trick that needed a tie-break, as (deal, trick, tie-break rounds, cards, taker).
-
-    Rows (tricks with a second round only): deal, trick (seq), the rounds as entered, and
-    the taker from the referee's conclusion (None if it names none).
-    """
-    ties = []
-    for deal, seq, rounds, taker in entries:
-        if not isinstance(rounds, list) or len(rounds) < 2:
-            continue
-        cards = sum(1 for round_ in rounds for card in round_ if card is not None)
-        ties.append([deal, seq, len(rounds) - 1, cards, taker if isinstance(taker, int) else None])
-    return {"tie_breaks": ties}
-
-
-def _cheat_facts(entries: Iterable[Row]) -> dict[str, Any]:
-    """Every challenge as (deal, challenger, placer, whether it caught a lie).
-
-    Rows (challenges only): deal, seq, and the conclusion's challenger, placer and truthful.
-    """
-    return {
-        "challenges": [
-            [deal, challenger, placer, truthful is False] for deal, _seq, challenger, placer, truthful in entries
-        ]
-    }
-
-
-def _velnias_facts(entries: Iterable[Row]) -> dict[str, Any]:
-    """How each deal ended, as (deal, condition, player). Rows: deal, seq, condition, player."""
-    return {"endings": [[deal, condition, player] for deal, _seq, condition, player in entries]}
-
-
-def _michigan_facts(deals: Iterable[Row]) -> dict[str, Any]:
-    """Prize cards played and misplays per deal. Rows: deal, its prizes played, its misplays."""
-    prizes, misplays = [], []
-    for number, played, counts in deals:
-        for prize in played or []:
-            prizes.append([number, prize["player"], prize["card"], prize["chips"], bool(prize["taken"])])
-        for seat, count in enumerate(counts or []):
-            if count:
-                misplays.append([number, seat, count])
-    return {"prizes": prizes, "misplays": misplays}
-
-
-#: Per game: which entries to read, which JSON keys of them, and how they become facts.
-ENTRY_FACTS: dict[str, tuple[dict[str, Any], tuple[str, ...], Callable[[Iterable[Row]], dict[str, Any]]]] = {
-    "rukas": ({}, ("result__taker", "result__cards", "result__reveal_order"), _rukas_facts),
-    "elgeta": ({"payload__type": "trick", "payload__rounds__1__isnull": False},
-               ("payload__rounds", "result__taker"), _elgeta_facts),
-    "cheat": ({"payload__type": "challenge"}, ("result__challenger", "result__player", "result__truthful"),
-              _cheat_facts),
-    "velnias": ({"payload__type": "end"}, ("payload__condition", "payload__player"), _velnias_facts),
-}
+def _game_facts(session: Session, query: FactQuery) -> dict[str, Any]:
+    """The facts of the game's own highlights, in one query (see ``FactQuery``)."""
+    if query.source == "deals":
+        rows = (
+            session.deals.filter(status=DealStatus.FINISHED, **query.only).order_by("number")
+            .values_list("number", *query.fields)
+        )
+    else:
+        rows = (
+            Entry.objects.filter(deal__session=session, deal__status=DealStatus.FINISHED, active=True, **query.only)
+            .order_by("deal__number", "seq")
+            .values_list("deal__number", "seq", *query.fields)
+        )
+    return query.extract(rows)
 
 
 # -- 2. the summary dict (pure) ----------------------------------------------------------------
@@ -276,82 +205,14 @@ def _average(total: int, count: int) -> str | None:
 
 def highlights(facts: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The evening's notable moments, each a dict with a ``kind`` and its figures."""
-    game = facts["session"]["game"]
-    found: list[dict[str, Any] | None] = []
-    game_facts = facts.get("facts") or {}
-    if game == "elgeta":
-        found.append(_longest_tie_break(game_facts.get("tie_breaks", [])))
-    elif game == "michigan":
-        found.append(_biggest_prize(game_facts.get("prizes", [])))
-        found.append(_most_misplays(game_facts.get("misplays", []), len(facts["players"])))
-    elif game == "cheat":
-        found.append(_best_challenger(game_facts.get("challenges", []), len(facts["players"])))
-    elif game == "rukas":
-        found.append(_lowest_taker(game_facts.get("taken", [])))
-    elif game == "velnias":
-        found.append(_most_stops(game_facts.get("endings", []), len(facts["players"])))
-    if game in ("velnias", "rukas", "michigan"):
+    pages = PAGES[facts["session"]["game"]]
+    players = len(facts["players"])
+    found = pages.highlights(facts.get("facts") or {}, players)
+    if pages.best_deal_highlight:
         found.append(_best_deal(facts["deals"]))
-    if game != "cheat":
-        found.append(_longest_streak(facts["deals"], len(facts["players"])))
+    if pages.streak_highlight:
+        found.append(_longest_streak(facts["deals"], players))
     return [h for h in found if h is not None]
-
-
-def _longest_tie_break(ties: Sequence[Sequence[Any]]) -> dict[str, Any] | None:
-    if not ties:
-        return None
-    deal, trick, rounds, cards, taker = max(ties, key=lambda t: (t[2], -t[0], -t[1]))
-    return {"kind": "longest_tie_break", "deal": deal, "trick": trick, "rounds": rounds, "cards": cards,
-            "seat": taker}
-
-
-def _biggest_prize(prizes: Sequence[Sequence[Any]]) -> dict[str, Any] | None:
-    taken = [p for p in prizes if p[4] and p[3] > 0]
-    if not taken:
-        return None
-    deal, seat, card, chips, _taken = max(taken, key=lambda p: (p[3], -p[0]))
-    return {"kind": "biggest_prize", "deal": deal, "seat": seat, "card": card, "chips": chips}
-
-
-def _most_misplays(misplays: Sequence[Sequence[int]], players: int) -> dict[str, Any] | None:
-    counts = [0] * players
-    for _deal, seat, count in misplays:
-        counts[seat] += count
-    return _top_count("most_misplays", counts)
-
-
-def _best_challenger(challenges: Sequence[Sequence[Any]], players: int) -> dict[str, Any] | None:
-    caught, made = [0] * players, [0] * players
-    for _deal, challenger, _placer, lie in challenges:
-        made[challenger] += 1
-        caught[challenger] += 1 if lie else 0
-    if not any(caught):
-        return None
-    # Most lies caught; among equals, the better record (fewer challenges); then the lower seat.
-    seat = min(range(players), key=lambda s: (-caught[s], made[s], s))
-    return {"kind": "best_challenger", "seat": seat, "caught": caught[seat], "challenges": made[seat]}
-
-
-def _lowest_taker(taken: Sequence[Sequence[Any]]) -> dict[str, Any] | None:
-    if not taken:
-        return None
-    deal, trick, seat, rank = min(taken, key=lambda t: (RANK_ORDER[t[3]], t[0], t[1]))
-    return {"kind": "lowest_taker", "deal": deal, "trick": trick, "seat": seat, "rank": rank}
-
-
-def _most_stops(endings: Sequence[Sequence[Any]], players: int) -> dict[str, Any] | None:
-    counts = [0] * players
-    for _deal, condition, player in endings:
-        if condition == "empty_hand" and isinstance(player, int):
-            counts[player] += 1
-    return _top_count("most_stops", counts)
-
-
-def _top_count(kind: str, counts: Sequence[int]) -> dict[str, Any] | None:
-    if not any(counts):
-        return None
-    seat = min(range(len(counts)), key=lambda s: (-counts[s], s))
-    return {"kind": kind, "seat": seat, "count": counts[seat]}
 
 
 def _best_deal(deals: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
@@ -386,32 +247,15 @@ def describe(highlight: Mapping[str, Any], names: Sequence[str]) -> str:
     seat = h.get("seat")
     h["name"] = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None
     kind = h["kind"]
-    if kind == "longest_tie_break":
-        text = ngettext(
-            "Longest tie-break: trick %(trick)s of deal %(deal)s needed %(rounds)s tie-break round",
-            "Longest tie-break: trick %(trick)s of deal %(deal)s needed %(rounds)s tie-break rounds",
-            h["rounds"]) % h
-        if h["name"]:
-            return text + "; " + _("%(name)s took all %(cards)s cards.") % h
-        return text + "."
-    if kind == "biggest_prize":
-        return _("Biggest prize pot: %(name)s took %(chips)s chips on the prize card %(card)s in deal %(deal)s.") % h
-    if kind == "most_misplays":
-        return ngettext("Most misplays: %(name)s, %(count)s in the session.",
-                        "Most misplays: %(name)s, %(count)s in the session.", h["count"]) % h
-    if kind == "best_challenger":
-        return ngettext("Sharpest challenger: %(name)s caught %(caught)s lie in %(challenges)s challenges.",
-                        "Sharpest challenger: %(name)s caught %(caught)s lies in %(challenges)s challenges.",
-                        h["caught"]) % h
-    if kind == "lowest_taker":
-        return _("Lowest card to take a trick: %(name)s took trick %(trick)s of deal %(deal)s with a %(rank)s.") % h
-    if kind == "most_stops":
-        return ngettext("Most “Stop!” calls: %(name)s emptied their hand first %(count)s time.",
-                        "Most “Stop!” calls: %(name)s emptied their hand first %(count)s times.", h["count"]) % h
     if kind == "best_deal":
         return _("Best single deal: %(name)s scored %(points)s in deal %(deal)s.") % h
     if kind == "streak":
         return _("Longest winning run: %(name)s won %(deals)s deals in a row (deals %(from)s to %(to)s).") % h
+    # A game's own kinds are its own (no two games share one): the game that knows it words it.
+    for pages in PAGES.values():
+        text = pages.describe_highlight(h)
+        if text is not None:
+            return text
     return str(kind)
 
 
@@ -429,7 +273,7 @@ def render_html(data: Mapping[str, Any]) -> str:
     settlement = data["settlement"]
     context = {
         "data": data,
-        "game_name": GAME_NAMES.get(session["game"], session["game"]),
+        "game_name": game_name(session["game"]),
         "unit": unit_label(session["game"]),
         "names": names,
         "highlights": [describe(h, names) for h in data["highlights"]],
@@ -455,12 +299,12 @@ def render_html(data: Mapping[str, Any]) -> str:
 
 
 def unit_label(game: str) -> str:
-    """The session unit's name in the active language (the same words as the standings)."""
-    labels = {
-        "elgeta": _("deals won"), "velnias": _("points"), "rukas": _("tricks (points)"), "michigan": _("chips"),
-        "cheat": _("losses"),
-    }
-    return labels.get(game, "")
+    """The session unit's name in the active language (the engine's unit, as every page says it)."""
+    return PAGES[game].unit_label() if game in PAGES else ""
+
+
+def game_name(game: str) -> str:
+    return PAGES[game].name if game in PAGES else game
 
 
 def _spreadsheet_safe(text: str) -> str:
@@ -537,7 +381,7 @@ def render_chart_svg(data: Mapping[str, Any]) -> str:
         axes.set_xticks(ticks, labels)
         axes.set_xlabel(_("deal"))
         axes.set_ylabel(unit_label(session["game"]))
-        axes.set_title(f"{GAME_NAMES.get(session['game'], session['game'])} · {session['date']}")
+        axes.set_title(f"{game_name(session['game'])} · {session['date']}")
         axes.set_xlim(0, max(1, len(running) - 1))
         axes.grid(True, alpha=0.2)
         axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", framealpha=0.0)

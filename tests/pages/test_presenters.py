@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from referee.presenters import card_html, describe_entry, explain_last, show_card, velnias_payments
+from referee.games import describe_entry, explain_last
+from referee.games.velnias import payments as velnias_payments
+from referee.presenters import card_html, show_card
 from referee.rules import GAMES
 
 NAMES = ["A", "B", "C", "D", "E"]

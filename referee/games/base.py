@@ -1,0 +1,175 @@
+"""What one game means to the pages, the audit and the summaries: the presentation half of a game.
+
+The engine (``referee.rules``) keeps a game's pure facts: rules, entry shapes, unit, money
+rule, house-rule options and defaults. Everything a person reads about that game (the house
+rules' labels, the recording screen, how an entry and the referee's conclusion read, the
+summary's highlights) sits in one subclass of :class:`GamePages` per game, found by slug in
+``referee.games.PAGES`` (modelled on python-chess's ``variant.py``: one class per variant
+carrying its facts, found by a registry). The views, the audit and the summary ask it and
+never branch on a game's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from django.utils.translation import gettext as _
+
+from referee.rules import GAMES, Game
+
+#: One row read for a summary's facts (a ``values_list`` tuple).
+Row = Sequence[Any]
+
+#: Entry fields that hold a seat: the audit shows the player's name.
+SEAT_FIELDS = ("player", "challenger")
+
+
+@dataclass(frozen=True)
+class RuleText:
+    """A house rule as the session start form shows it, in the reader's language."""
+
+    label: str
+    help: str
+    #: Choice value -> its label (for a rule of kind ``choice``).
+    choices: Mapping[Any, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FactQuery:
+    """Which stored rows a game's summary highlights are built from, and how.
+
+    ``source="entries"``: the active entries of the session's finished deals matching
+    ``only``, in deal and entry order, read as rows (deal number, seq, *fields).
+    ``source="deals"``: the finished deals in order, read as rows (deal number, *fields).
+    ``fields`` are JSON keys the database extracts (a session can hold thousands of entries,
+    so whole entries are never read); ``extract`` turns the rows into JSON-safe facts.
+    """
+
+    source: Literal["entries", "deals"]
+    fields: tuple[str, ...]
+    extract: Callable[[Iterable[Row]], dict[str, Any]]
+    only: Mapping[str, Any] = field(default_factory=dict)
+
+
+class GamePages:
+    """The presentation of one game; subclasses override what their game shows."""
+
+    slug: ClassVar[str]
+    #: Form actions that only redraw the recording screen from what was typed (nothing is stored).
+    redraw_actions: ClassVar[tuple[str, ...]] = ()
+    #: What the summary reads for this game's own highlights (None: none of its own).
+    fact_query: ClassVar[FactQuery | None] = None
+    #: The summary's shared highlights that mean something for this game.
+    best_deal_highlight: ClassVar[bool] = False
+    streak_highlight: ClassVar[bool] = True
+
+    @property
+    def rules(self) -> Game[Any]:
+        return GAMES[self.slug]
+
+    @property
+    def name(self) -> str:
+        """The game's name as the club says it."""
+        return self.rules.name_lt
+
+    @property
+    def template(self) -> str:
+        """The recording screen's partial for this game."""
+        return f"referee/games/{self.slug}.html"
+
+    def unit_label(self) -> str:
+        """What the session's totals count, in the reader's language."""
+        return _(self.rules.unit.label)
+
+    # -- house rules -------------------------------------------------------------------------
+
+    def rule_texts(self) -> Mapping[str, RuleText]:
+        """Label and explanation of each of the engine's ``house_rules``, by option key."""
+        return {}
+
+    # -- the recording screen ------------------------------------------------------------------
+
+    def screen(
+        self, view: Mapping[str, Any], names: Sequence[str], notation: str, *,
+        state: Mapping[str, Any], finished: bool, redraw: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The game's part of the recording screen's context (read by its partial).
+
+        ``redraw`` is the typed form when one of ``redraw_actions`` asked for the screen again.
+        """
+        return {}
+
+    def preview(self, view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+        """Extra context for the "if you confirm" preview of an entry."""
+        return {"payments": []}
+
+    def refusal_hint(
+        self, state: Mapping[str, Any], notation: str, params: Mapping[str, Any], payload: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """What a refused preview adds for the screen to help the scorer on (e.g. a round to fill in)."""
+        return {}
+
+    # -- words: the referee's conclusions, entries --------------------------------------------------
+
+    def explain_last(self, view: Mapping[str, Any], names: Sequence[str], notation: str) -> list[str]:
+        """Sentences saying what the referee concluded from the last entry (empty before any)."""
+        last = view.get("last")
+        if not last:
+            return []
+        return self.explain(view, last, names, notation)
+
+    def explain(
+        self, view: Mapping[str, Any], last: Mapping[str, Any], names: Sequence[str], notation: str
+    ) -> list[str]:
+        return []
+
+    def describe_entry(
+        self, payload: Mapping[str, Any], result: Mapping[str, Any] | None, names: Sequence[str], notation: str
+    ) -> str:
+        """One short line saying what an entry recorded, for the undo button and the entry list."""
+        return str(payload.get("type"))
+
+    def audit_line(self, payload: Any, names: Sequence[str]) -> str:
+        """An entry as the audit shows it: its type, then its fields, seats as players' names."""
+        if not isinstance(payload, dict):
+            return str(payload)
+        parts = [str(payload.get("type", "?"))]
+        for key, value in payload.items():
+            if key == "type":
+                continue
+            text = self.audit_value(key, value, names)
+            parts.append(f"{key}: {_plain_audit_value(key, value, names) if text is None else text}")
+        return " · ".join(parts)
+
+    def audit_value(self, key: str, value: Any, names: Sequence[str]) -> str | None:
+        """A field of this game's entries the audit writes its own way (None: the plain way)."""
+        return None
+
+    # -- the summary's highlights ------------------------------------------------------------------
+
+    def highlights(self, facts: Mapping[str, Any], players: int) -> list[dict[str, Any] | None]:
+        """This game's own highlights from the facts ``fact_query`` gathered (None: nothing notable)."""
+        return []
+
+    def describe_highlight(self, highlight: Mapping[str, Any]) -> str | None:
+        """One of this game's highlights as a sentence (``highlight["name"]`` is the player's
+        name); None for a kind it does not know."""
+        return None
+
+
+def top_count(kind: str, counts: Sequence[int]) -> dict[str, Any] | None:
+    """The seat with the most of something (the lower seat among equals), if anyone has any."""
+    if not any(counts):
+        return None
+    seat = min(range(len(counts)), key=lambda s: (-counts[s], s))
+    return {"kind": kind, "seat": seat, "count": counts[seat]}
+
+
+def _plain_audit_value(key: str, value: Any, names: Sequence[str]) -> str:
+    if key in SEAT_FIELDS and isinstance(value, int) and 0 <= value < len(names):
+        return names[value]
+    if isinstance(value, list):
+        return " ".join(str(item) for item in value)
+    return "–" if value is None else str(value)

@@ -1,0 +1,156 @@
+"""Apgaudinėjimas to the pages: whose turn and which rank, what a challenge revealed, and the
+session's sharpest challenger."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from referee.presenters import cards_word, name_of, show_card, show_rank
+
+from .base import FactQuery, GamePages, Row, RuleText
+
+
+def _challenges(entries: Iterable[Row]) -> dict[str, Any]:
+    """Every challenge as (deal, challenger, placer, whether it caught a lie).
+
+    Rows (challenges only): deal, seq, and the conclusion's challenger, placer and truthful.
+    """
+    return {
+        "challenges": [
+            [deal, challenger, placer, truthful is False] for deal, _seq, challenger, placer, truthful in entries
+        ]
+    }
+
+
+class CheatPages(GamePages):
+    slug = "cheat"
+    fact_query = FactQuery(
+        "entries", ("result__challenger", "result__player", "result__truthful"), _challenges,
+        {"payload__type": "challenge"},
+    )
+    # A deal has one loser and no winner to count a run of.
+    streak_highlight = False
+
+    def rule_texts(self) -> Mapping[str, RuleText]:
+        return {
+            "jokers": RuleText(
+                _("C1 jokers"),
+                _("Jokers in the deck (0, 2 or 4); a joker stands for any card when revealed."),
+                {0: "0", 2: "2", 4: "4"},
+            ),
+        }
+
+    def screen(
+        self, view: Mapping[str, Any], names: Sequence[str], notation: str, *,
+        state: Mapping[str, Any], finished: bool, redraw: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        turn = view.get("turn")
+        out_order = {seat: index + 1 for index, seat in enumerate(view["out"])}
+        return {
+            "turn_name": names[turn] if turn is not None else None,
+            "announce": show_rank(view["announce"], notation),
+            "announce_canonical": view["announce"],
+            "seats_state": [
+                {"seat": seat, "name": name, "count": view["counts"][seat], "out": out_order.get(seat),
+                 "turn": seat == turn, "pending": seat == view.get("pending_last"),
+                 "loser": seat == view.get("loser")}
+                for seat, name in enumerate(names)
+            ],
+            "challengers": [{"seat": seat, "name": names[seat]} for seat in view["challengers"]],
+            "last_placer_name": names[view["last_placer"]] if view.get("last_placer") is not None else None,
+            "last_announced": (
+                show_rank(view["last_announced"], notation) if view.get("last_announced") else None
+            ),
+            "pending_name": names[view["pending_last"]] if view.get("pending_last") is not None else None,
+            "jokers": view["jokers"],
+        }
+
+    def explain(
+        self, view: Mapping[str, Any], last: Mapping[str, Any], names: Sequence[str], notation: str
+    ) -> list[str]:
+        who = name_of(names, last["player"])
+        rank = show_rank(last["announced"], notation)
+        kind = last["type"]
+        sentences: list[str] = []
+        if kind == "place":
+            for seat in last.get("went_out", []):
+                sentences.append(
+                    _("Nobody challenged %(name)s's last card: %(name)s is out.") % {"name": name_of(names, seat)}
+                )
+            sentences.append(_("%(name)s placed a card and announced %(rank)s.") % {"name": who, "rank": rank})
+            if view["counts"][last["player"]] == 0:
+                sentences.append(
+                    _("That was %(name)s's last card: it stands unless someone challenges it.") % {"name": who}
+                )
+        elif kind == "challenge":
+            revealed = show_card(last["revealed"], notation)
+            taker = name_of(names, last["taker"])
+            taken = cards_word(last["taken"])
+            if last["truthful"]:
+                sentences.append(
+                    _("%(challenger)s challenged %(name)s, who told the truth (announced %(rank)s, revealed "
+                      "%(card)s): %(taker)s takes %(cards)s.")
+                    % {"challenger": name_of(names, last["challenger"]), "name": who, "rank": rank,
+                       "card": revealed, "taker": taker, "cards": taken}
+                )
+            else:
+                sentences.append(
+                    _("%(name)s lied (announced %(rank)s, revealed %(card)s) and takes %(cards)s.")
+                    % {"name": who, "rank": rank, "card": revealed, "cards": taken}
+                )
+            if last.get("went_out"):
+                sentences.append(_("That was %(name)s's last card: %(name)s is out.") % {"name": who})
+            if view.get("turn") is not None:
+                sentences.append(
+                    _("%(name)s starts again, announcing %(rank)s.") % {"name": taker, "rank": show_rank("A", notation)}
+                )
+        else:
+            sentences.append(_("Nobody challenged %(name)s's last card: %(name)s is out.") % {"name": who})
+        if last.get("loser") is not None:
+            sentences.append(
+                _("%(name)s is left holding cards: the apgavikas, who loses the deal.")
+                % {"name": name_of(names, last["loser"])}
+            )
+        return sentences
+
+    def describe_entry(
+        self, payload: Mapping[str, Any], result: Mapping[str, Any] | None, names: Sequence[str], notation: str
+    ) -> str:
+        kind = payload.get("type")
+        player = payload.get("player")
+        who = name_of(names, player) if isinstance(player, int) else "?"
+        if kind == "place":
+            announced = (result or {}).get("announced")
+            if announced:
+                return _("%(name)s's card (announced %(rank)s)") % {"name": who, "rank": show_rank(announced, notation)}
+            return _("%(name)s's card") % {"name": who}
+        if kind == "challenge":
+            return _("%(name)s's challenge (revealed %(card)s)") % {
+                "name": name_of(names, payload.get("challenger")), "card": payload.get("revealed"),
+            }
+        return _("letting the last card stand")
+
+    def highlights(self, facts: Mapping[str, Any], players: int) -> list[dict[str, Any] | None]:
+        caught, made = [0] * players, [0] * players
+        for _deal, challenger, _placer, lie in facts.get("challenges", []):
+            made[challenger] += 1
+            caught[challenger] += 1 if lie else 0
+        if not any(caught):
+            return [None]
+        # Most lies caught; among equals, the better record (fewer challenges); then the lower seat.
+        seat = min(range(players), key=lambda s: (-caught[s], made[s], s))
+        return [{"kind": "best_challenger", "seat": seat, "caught": caught[seat], "challenges": made[seat]}]
+
+    def describe_highlight(self, highlight: Mapping[str, Any]) -> str | None:
+        if highlight["kind"] == "best_challenger":
+            return ngettext("Sharpest challenger: %(name)s caught %(caught)s lie in %(challenges)s challenges.",
+                            "Sharpest challenger: %(name)s caught %(caught)s lies in %(challenges)s challenges.",
+                            highlight["caught"]) % highlight
+        return None
+
+
+PAGES = CheatPages()
