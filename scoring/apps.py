@@ -6,5 +6,16 @@ class ScoringConfig(AppConfig):
     verbose_name = "Scoring"
 
     def ready(self) -> None:
-        # Register the rating task with Celery even where only ``scoring.tasks`` is autodiscovered.
-        from . import rating_tasks  # noqa: F401
+        # Imported here, once the models are loaded: the wiring of the whole app. Importing
+        # the task modules also registers their tasks with Celery where only ``scoring.tasks``
+        # is autodiscovered.
+        from referee import signals as referee
+
+        from . import background, rating_tasks, receivers, tasks
+
+        referee.deal_finished.connect(receivers.deal_finished, dispatch_uid="scoring.deal_finished")
+        referee.deal_reopened.connect(receivers.deal_reopened, dispatch_uid="scoring.deal_reopened")
+        referee.session_closed.connect(receivers.session_closed, dispatch_uid="scoring.session_closed")
+        referee.session_reopened.connect(receivers.session_reopened, dispatch_uid="scoring.session_reopened")
+        background.summary_requested.connect(tasks.summary_requested, dispatch_uid="scoring.summary_requested")
+        background.ratings_stale.connect(rating_tasks.request_recompute, dispatch_uid="scoring.ratings_stale")

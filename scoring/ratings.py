@@ -9,9 +9,9 @@ restores them exactly.
 Undoing any other deal (or a correction that replays an older deal) cannot be unwound
 step by step, because later deals were rated from the ratings it produced. The stream is
 then marked ``stale`` and recomputed from the club's results in finishing order
-(``finished_at``, deal id), by a Celery task enqueued when the transaction commits
-(in-process when no broker is configured). While a stream is stale, new deals are not
-rated incrementally (the recompute includes them) and the leaderboard says the ratings
+(``finished_at``, deal id), by a Celery task asked for (``background.ratings_stale``) when
+the transaction commits (in-process when no broker is configured). While a stream is
+stale, new deals are not rated incrementally (the recompute includes them) and the leaderboard says the ratings
 are being recomputed. Only the last ``KEEP_UPDATES`` steps of a stream are kept: undoing a
 deal older than that is handled as above.
 
@@ -33,6 +33,7 @@ from openskill.models import PlackettLuce
 
 from referee.models import Deal
 
+from . import background
 from .models import OVERALL, DealResult, Rating, RatingStream, RatingUpdate
 
 MODEL = PlackettLuce()
@@ -141,7 +142,7 @@ def unrate_deal(*, deal: Deal, club_id: int, game: str) -> None:
             update.delete()
         stream.stale = True
         stream.save(update_fields=["stale", "updated_at"])
-        transaction.on_commit(lambda club_id=club_id, key=key: request_recompute(club_id, key))
+        background.after_commit(background.ratings_stale, club_id=club_id, game=key)
 
 
 def _restore(club_id: int, game: str, before: Mapping[str, Any]) -> None:
@@ -154,18 +155,11 @@ def _restore(club_id: int, game: str, before: Mapping[str, Any]) -> None:
             Rating.objects.filter(club_id=club_id, game=game, member_id=member).update(mu=mu, sigma=sigma, deals=deals)
 
 
-def request_recompute(club_id: int, game: str) -> None:
-    """Enqueue the recompute (Celery; in-process when no broker is configured)."""
-    from .rating_tasks import recompute_ratings
-
-    recompute_ratings.delay(club_id, game)
-
-
 def request_recompute_if_stale(club_id: int, games: Iterable[str]) -> None:
     """A read found these streams stale: ask again, at most once a minute (a lost task must not leave them stale)."""
     for game in games:
         if cache.add(f"ratings-recompute:{club_id}:{game}", 1, timeout=60):
-            transaction.on_commit(lambda game=game: request_recompute(club_id, game))
+            background.after_commit(background.ratings_stale, club_id=club_id, game=game)
 
 
 def recompute(*, club_id: int, game: str) -> int:

@@ -1,4 +1,5 @@
-"""Hooks the referee calls inside its transactions, and the scoring writes behind them.
+"""What scoring does when the referee finishes or reopens a deal, or closes or reopens a
+session (inside the referee's transaction; ``scoring.receivers`` calls these on its signals).
 
 The writes themselves (results, chip ledger, aggregates, ratings; money rules) live in
 ``scoring.results`` and ``scoring.ratings``.
@@ -10,7 +11,7 @@ from typing import Any
 
 from referee.models import Deal, Session
 
-from . import results
+from . import rebuild, results
 from .summary_services import request_summary
 
 
@@ -39,6 +40,4 @@ def session_reopened(*, session: Session) -> None:
 def rebuild_club(*, club: Any) -> None:
     """Recompute the club's leaderboard aggregates and ratings from its results (after a
     restore; see ``scoring.rebuild``)."""
-    from .rebuild import rebuild_club as rebuild
-
-    rebuild(club=club)
+    rebuild.rebuild_club(club=club)

@@ -1,17 +1,21 @@
 """Asking for a session's summary, retrying it, and reading its state for the API and pages.
 
 Closing a session calls :func:`request_summary` inside the closing transaction: the summary
-row is marked pending at once, and the Celery task is sent only after the transaction
-commits, so a worker never looks for a session that is not closed yet, and a rolled-back
-close sends nothing. With no worker running the message waits in the broker; with no
-broker reachable at all the summary stays pending with the reason, and can be retried.
+row is marked pending at once, and the Celery task is asked for (the signal
+``background.summary_requested``, which ``scoring.tasks`` receives) only after the
+transaction commits, so a worker never looks for a session that is not closed yet, and a
+rolled-back close sends nothing. With no worker running the message waits in the broker;
+with no broker reachable at all the summary stays pending with the reason, and can be
+retried.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
+from celery import uuid
 from django.conf import settings
 from django.db import models, transaction
 from django.urls import reverse
@@ -22,6 +26,8 @@ from referee.errors import Conflict, NotFound
 from referee.models import Role, Session, SessionStatus
 from referee.permissions import require_role
 
+from . import background
+from . import summary as build
 from .models import SessionSummary, SummaryState
 
 logger = logging.getLogger(__name__)
@@ -47,14 +53,13 @@ def request_summary(*, session: Session, force: bool = False) -> SessionSummary:
             summary.fingerprint = ""
         summary.save()
         summary_id = summary.pk
-        transaction.on_commit(lambda: enqueue(summary_id))
+        background.after_commit(background.summary_requested, summary_id=summary_id)
     return summary
 
 
-def enqueue(summary_id: int) -> str | None:
-    """Send the build task; on a broker that cannot be reached, record why and return None."""
-    from .tasks import build_session_summary
-
+def enqueue(summary_id: int, *, send: Callable[..., object]) -> str | None:
+    """Send the build task with ``send`` (the task's ``apply_async``, passed in by
+    ``scoring.tasks``); on a broker that cannot be reached, record why and return None."""
     summary = SessionSummary.objects.filter(pk=summary_id).values_list("session_id", flat=True).first()
     if summary is None:
         return None
@@ -67,11 +72,9 @@ def enqueue(summary_id: int) -> str | None:
         options["queue"] = queue
     try:
         # The id is stored before the message can run, so the task recognises itself.
-        from celery import uuid
-
         task_id = uuid()
         SessionSummary.objects.filter(pk=summary_id).update(task_id=task_id)
-        build_session_summary.apply_async(args=[summary], task_id=task_id, **options)
+        send(args=[summary], task_id=task_id, **options)
     except Exception as error:  # noqa: BLE001 - any broker failure leaves the summary pending
         logger.warning("summary of session %s not queued: %s", summary, error)
         SessionSummary.objects.filter(pk=summary_id).update(
@@ -177,8 +180,6 @@ def build_and_store(*, session_id: int, task_id: str | None = None, progress_hoo
     the next close. ``"superseded"``: a newer request owns the summary now.
     Exceptions propagate: the task retries them.
     """
-    from . import summary as build
-
     summary = SessionSummary.objects.filter(session_id=session_id).select_related("session").first()
     if summary is None:
         return "gone"

@@ -6,6 +6,9 @@ close, and a re-run on unchanged data stores nothing new. A failed attempt is re
 exponential backoff (``SUMMARY_RETRY_BACKOFF`` seconds, doubling, at most 5 minutes) up to
 ``SUMMARY_MAX_RETRIES`` times; after the last one the summary is marked failed with the
 error, and the API offers to try again.
+
+The task is a thin wrapper around ``scoring.summary_services``; this module is the only one
+that sends it (:func:`enqueue`, also the receiver of ``background.summary_requested``).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
+from . import summary_services
 from .summary_services import build_and_store, record_failure
 
 logger = logging.getLogger(__name__)
@@ -72,3 +76,13 @@ def build_session_summary(self: Any, session_id: int) -> str:
             return "failed"
         logger.warning("summary of session %s failed (attempt %s): %s", session_id, self.request.retries + 1, error)
         raise self.retry(exc=error, countdown=backoff(self.request.retries), max_retries=max_retries) from error
+
+
+def enqueue(summary_id: int) -> str | None:
+    """Send the build of summary ``summary_id`` to the workers; None if the broker is out of reach."""
+    return summary_services.enqueue(summary_id, send=build_session_summary.apply_async)
+
+
+def summary_requested(sender: object, *, summary_id: int, **kwargs: Any) -> None:
+    """Receiver of ``background.summary_requested`` (sent after the requesting transaction commits)."""
+    enqueue(summary_id)

@@ -26,7 +26,7 @@ from kombu import Queue
 from config.celery import app
 from scoring import tasks
 from scoring.models import SessionSummary
-from scoring.summary_services import enqueue
+from scoring.tasks import enqueue
 
 from .summary_sessions import close, velnias_evening
 
