@@ -6,11 +6,36 @@ import re
 from typing import Any
 
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from referee.rules import GAMES
 
-from .models import Club, Deal, DealStatus, Entry, Member, Seat, Session
+from .models import Club, Deal, DealChange, DealStatus, Entry, Member, Seat, Session
+from .permissions import club_role
+
+
+def club_by_slug(slug: str) -> Club | None:
+    return Club.objects.filter(slug=slug).first()
+
+
+def member_roles(user: Any) -> dict[int, str]:
+    """The user's role in each club where they are an active member, by club id."""
+    return dict(Member.objects.filter(user=user, active=True).values_list("club_id", "role"))
+
+
+def active_members(club: Club) -> list[Member]:
+    """Who may take a seat in a new session, by name."""
+    return list(club.members.filter(active=True).order_by("name"))
+
+
+def club_sessions(club: Club, limit: int = 30) -> list[Session]:
+    """The club's latest sessions with their seated members, deal count and last deal (two queries)."""
+    return list(
+        Session.objects.filter(club=club)
+        .prefetch_related("seats__member")
+        .annotate(deal_count=Count("deals"), last_deal=Max("deals__id"))
+        .order_by("-created_at", "-id")[:limit]
+    )
 
 
 def clubs_for(user: Any) -> QuerySet[Club]:
@@ -110,10 +135,23 @@ def running_deal(session: Session) -> Deal | None:
     return session.deals.filter(status=DealStatus.RUNNING).first()
 
 
+def running_deal_id(session_id: int) -> int | None:
+    """The id of the session's running deal, if any (one small query, no snapshot read)."""
+    running = Deal.objects.filter(session_id=session_id, status=DealStatus.RUNNING).values_list("pk", flat=True)
+    return next(iter(running), None)
+
+
+def last_deal(session: Session) -> Deal | None:
+    """The session's latest deal (its snapshot says who deals next)."""
+    return session.deals.order_by("-number").first()
+
+
+def deal_count(session: Session) -> int:
+    return session.deals.count()
+
+
 def session_audit(session: Session) -> dict[str, Any]:
     """Every entry (active or not) and every undo or correction, in order, with who and when."""
-    from .models import DealChange
-
     entries = (
         Entry.objects.filter(deal__session=session).select_related("author", "deal").order_by("deal__number", "id")
     )
@@ -149,8 +187,6 @@ def seat_names_of(session: Session) -> list[str]:
 def deal_for_page(user: Any, pk: int) -> tuple[Deal, str] | None:
     """A deal with its session, club and seated members (three queries) and the user's role in
     the club, if the user may see it (None otherwise: a private club's deals stay hidden)."""
-    from .permissions import club_role
-
     deal = (
         Deal.objects.select_related("session", "session__club")
         .prefetch_related("session__seats__member")
@@ -166,8 +202,6 @@ def deal_for_page(user: Any, pk: int) -> tuple[Deal, str] | None:
 def deal_for_poll(user: Any, pk: int) -> tuple[Deal, str] | None:
     """What a watcher's poll needs to tell whether anything changed: the deal without its
     snapshot (a long deal's is large) and the user's role (two queries)."""
-    from .permissions import club_role
-
     deal = Deal.objects.select_related("session__club").defer("state", "options").filter(pk=pk).first()
     role = club_role(user, deal.session.club) if deal is not None else None
     if deal is None or role is None:
@@ -183,15 +217,11 @@ def session_for_page(user: Any, pk: int) -> Session | None:
 
 
 def _may_see(user: Any, club: Club) -> bool:
-    from .permissions import club_role
-
     return club_role(user, club) is not None
 
 
 def running_totals(session: Session, players: int) -> list[int]:
     """Each seat's total over the session's finished deals, in the game's unit (one query)."""
-    from django.db.models import Sum
-
     from scoring.models import DealResult
 
     totals = [0] * players
@@ -214,8 +244,6 @@ def session_deals(session: Session) -> list[Deal]:
 def session_version(session_id: int) -> str:
     """A cheap fingerprint of everything a watcher's page shows: it changes with every entry,
     undo, new deal, close or summary progress (one query)."""
-    from django.db.models import Count, Max, Sum
-
     row = Deal.objects.filter(session_id=session_id).aggregate(
         deals=Count("id"), seqs=Sum("seq"), last=Max("id"), finished=Max("finished_at")
     )

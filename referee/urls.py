@@ -5,20 +5,21 @@ from django.urls import path
 
 from . import audit_views, session_pages, views
 from .login import RateLimitedLoginView
+from .pages import club, deal_start, session_start
 
 urlpatterns = [
     path("login/", RateLimitedLoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
-    path("clubs/<slug:slug>/", views.club_page, name="club"),
-    path("clubs/<slug:slug>/sessions/new/", views.session_new, name="session-new"),
+    path("", club.home, name="home"),
+    path("healthz", club.healthz, name="healthz"),
+    path("clubs/<slug:slug>/", club.club_page, name="club"),
+    path("clubs/<slug:slug>/sessions/new/", session_start.session_new, name="session-new"),
     path("clubs/<slug:slug>/leaderboard/", session_pages.leaderboard_page, name="leaderboard"),
     path("clubs/<slug:slug>/members/<int:member_id>/", session_pages.member_page, name="member"),
     path("sessions/<int:pk>/", session_pages.session_page, name="session"),
     path("sessions/<int:pk>/live/", session_pages.session_live, name="session-live"),
     path("sessions/<int:pk>/audit/", audit_views.audit_page, name="session-audit"),
-    path("sessions/<int:pk>/deals/new/", views.deal_new, name="deal-new"),
+    path("sessions/<int:pk>/deals/new/", deal_start.deal_new, name="deal-new"),
     path("sessions/<int:pk>/close/", views.session_close, name="session-close"),
     path("deals/<int:pk>/", views.deal_page, name="deal"),
     path("deals/<int:pk>/live/", views.deal_live, name="deal-live"),
