@@ -8,13 +8,11 @@ live updates); see static/js/table.js. Views stay thin: selectors read, services
 from __future__ import annotations
 
 import json
-import secrets
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.db.models import Count, Max
+from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -28,8 +26,10 @@ from referee.rules.cards import SUITS
 
 from . import presenters, selectors, services
 from .errors import NotAllowed, NotFound, Refusal
-from .models import GAME_CHOICES, ROLE_RANK, Club, Deal, DealStatus, Entry, Member, Role, Session, SessionStatus
-from .permissions import club_role
+from .models import GAME_CHOICES, Deal, DealStatus, Entry, SessionStatus
+from .pages.access import can_record as _can_record
+from .pages.access import deal_or_404 as _deal_or_404
+from .pages.entry_form import new_key, payload_from_form
 from .services import refusal_from
 
 #: How many of the deal's latest entries the recording screen lists.
@@ -39,102 +39,8 @@ RECENT_ENTRIES = 6
 # -- small helpers -------------------------------------------------------------------------------
 
 
-def _can_record(role: str | None) -> bool:
-    return role is not None and ROLE_RANK[Role(role)] >= ROLE_RANK[Role.SCORER]
-
-
-def _club_or_404(user: Any, slug: str) -> tuple[Club, str]:
-    club = Club.objects.filter(slug=slug).first()
-    role = club_role(user, club) if club is not None else None
-    if club is None or role is None:
-        raise Http404(_("Not found."))
-    return club, role
-
-
 def _json_refusal(error: Refusal) -> JsonResponse:
     return JsonResponse({"error": error.message, **error.extra}, status=error.status)
-
-
-def new_key() -> str:
-    """An idempotency key for a form rendered without JavaScript (a double submit is stored once)."""
-    return "page-" + secrets.token_urlsafe(18)
-
-
-def payload_from_form(data: Any) -> dict[str, Any]:
-    """Build an entry from form fields named ``f:<field>:<kind>[:<index>]`` (table.js reads the
-    same names): ``str``, ``int`` (empty is null), ``ints``/``strs`` (repeated fields, in order)
-    and ``round`` (a list of lists; an empty card is null, as Elgeta's E1 records it)."""
-    payload: dict[str, Any] = {}
-    rounds: dict[str, dict[int, list[Any]]] = {}
-    for name in data:
-        if not name.startswith("f:"):
-            continue
-        parts = name.split(":")
-        if len(parts) < 3:
-            continue
-        field, kind = parts[1], parts[2]
-        values = data.getlist(name)
-        if kind == "str":
-            payload[field] = values[-1].strip()
-        elif kind == "int":
-            payload[field] = _int_or_text(values[-1])
-        elif kind == "ints":
-            payload[field] = [_int_or_text(value) for value in values]
-        elif kind == "strs":
-            payload[field] = [value.strip() for value in values]
-        elif kind == "round" and len(parts) == 4 and parts[3].isdigit():
-            rounds.setdefault(field, {})[int(parts[3])] = [value.strip() or None for value in values]
-    for field, by_index in rounds.items():
-        payload[field] = [by_index[index] for index in sorted(by_index)]
-    return payload
-
-
-def _int_or_text(value: str) -> Any:
-    text = value.strip()
-    if text == "":
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        return text  # the referee refuses it with a message naming the field
-
-
-# -- home, club ----------------------------------------------------------------------------------
-
-
-@login_required
-def home(request: HttpRequest) -> HttpResponse:
-    clubs = list(selectors.clubs_for(request.user))
-    roles = dict(Member.objects.filter(user=request.user, active=True).values_list("club_id", "role"))
-    rows = [{"club": club, "role": roles.get(club.pk, Role.ADMIN if request.user.is_superuser else None)}
-            for club in clubs]
-    return render(request, "referee/home.html", {"rows": rows})
-
-
-@login_required
-def club_page(request: HttpRequest, slug: str) -> HttpResponse:
-    club, role = _club_or_404(request.user, slug)
-    sessions = (
-        Session.objects.filter(club=club)
-        .prefetch_related("seats__member")
-        .annotate(deal_count=Count("deals"), last_deal=Max("deals__id"))
-        .order_by("-created_at", "-id")[:30]
-    )
-    open_sessions = [s for s in sessions if s.status == SessionStatus.OPEN]
-    closed_sessions = [s for s in sessions if s.status != SessionStatus.OPEN]
-    return render(request, "referee/club.html", {
-        "club": club, "role": role, "can_record": _can_record(role),
-        "open_sessions": open_sessions, "closed_sessions": closed_sessions,
-    })
-
-
-def healthz(request: HttpRequest) -> HttpResponse:
-    """Liveness and database check for the load balancer and docker-compose."""
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-    return HttpResponse("ok", content_type="text/plain")
 
 
 # -- starting a session --------------------------------------------------------------------------
@@ -183,160 +89,6 @@ def _rules_context(values: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
             fields.append(field)
         games.append({"slug": slug, "label": label, "fields": fields, "game": GAMES[slug]})
     return games
-
-
-def _read_options(post: Any, game: str) -> tuple[dict[str, Any], dict[str, str]]:
-    """The house rules as the engine's options, and any field errors (by field name)."""
-    options: dict[str, Any] = {}
-    errors: dict[str, str] = {}
-    for key, kind, choices in RULE_FIELDS.get(game, []):
-        name = f"opt_{game}_{key}"
-        raw = post.getlist(name)
-        value = raw[-1].strip() if raw else ""
-        if kind == "bool":
-            options[key] = value in ("1", "on", "true")
-        elif kind == "choice":
-            wanted = next((c for c in choices if str(c) == value), None)
-            if wanted is None:
-                errors[name] = _("Choose one of the options.")
-            else:
-                options[key] = wanted
-        elif kind == "chips":
-            try:
-                number = int(value)
-            except ValueError:
-                errors[name] = _("Give a whole number of chips, 0 or more.")
-                continue
-            if number < 0:
-                errors[name] = _("Give a whole number of chips, 0 or more.")
-            else:
-                options[key] = number
-        elif kind == "prizes":
-            suits = {rank: post.get(f"opt_{game}_prize_{rank}", "") for rank in ("A", "K", "Q", "J")}
-            options[key] = [rank + suit for rank, suit in suits.items()]
-        elif kind == "suits" and value:
-            options[key] = [part.upper() for part in value.replace(",", " ").split()]
-    return options, errors
-
-
-def _read_players(post: Any, members: list[Member]) -> list[Member]:
-    """Checked members in seat order: by the seat number given, then in list order."""
-    chosen = []
-    for index, member in enumerate(members):
-        if post.get(f"play_{member.pk}") in ("1", "on"):
-            raw = post.get(f"seat_{member.pk}", "").strip()
-            seat = int(raw) if raw.isdigit() else 10_000 + index
-            chosen.append((seat, index, member))
-    return [member for _seat, _index, member in sorted(chosen, key=lambda item: (item[0], item[1]))]
-
-
-@login_required
-def session_new(request: HttpRequest, slug: str) -> HttpResponse:
-    club, role = _club_or_404(request.user, slug)
-    if not _can_record(role):
-        return render(request, "referee/session_new.html", {
-            "club": club, "can_record": False,
-            "errors": {"form": _("Only the club's scorers and admins can record or change play.")},
-        }, status=403 if request.method == "POST" else 200)
-    members = list(club.members.filter(active=True).order_by("name"))
-    errors: dict[str, str] = {}
-    form: dict[str, Any] = {"game": request.GET.get("game", "velnias"), "notation": "lt", "stake": "0", "coin": ""}
-    option_values: dict[str, dict[str, Any]] = {}
-    chosen_ids: dict[int, int] = {}
-    status = 200
-    if request.method == "POST":
-        post = request.POST
-        form = {key: post.get(key, "").strip() for key in ("game", "notation", "stake", "coin")}
-        game = form["game"]
-        players = _read_players(post, members)
-        chosen_ids = {member.pk: seat for seat, member in enumerate(players, start=1)}
-        if game not in GAMES:
-            errors["game"] = _("Choose a game.")
-        if form["notation"] not in ("en", "lt"):
-            errors["notation"] = _("Choose how cards are written.")
-        stake = _decimal(form["stake"] or "0")
-        if stake is None or stake < 0:
-            errors["stake"] = _("Give an amount of 0 or more, e.g. 0.10.")
-        coin = _decimal(form["coin"]) if form["coin"] else None
-        if form["coin"] and (coin is None or coin <= 0):
-            errors["coin"] = _("Give the smallest coin as an amount above 0, e.g. 0.05, or leave it empty.")
-        options: dict[str, Any] = {}
-        if game in GAMES:
-            options, option_errors = _read_options(post, game)
-            errors.update(option_errors)
-            option_values[game] = options
-            low, high = GAMES[game].min_players, GAMES[game].max_players
-            if not low <= len(players) <= high:
-                errors["players"] = _("%(game)s is played by %(low)s to %(high)s players; %(count)s chosen.") % {
-                    "game": dict(GAME_CHOICES)[game], "low": low, "high": high, "count": len(players),
-                }
-        if not errors:
-            options["notation"] = form["notation"]
-            try:
-                session = services.session_start(
-                    club=club, game=game, players=players, user=request.user, options=options,
-                    stake=stake or Decimal("0"), coin=coin,
-                )
-            except Refusal as error:
-                errors["form"] = error.message
-                status = error.status if error.status != 404 else 400
-            else:
-                return redirect("deal-new", pk=session.pk)
-        else:
-            status = 400
-    return render(request, "referee/session_new.html", {
-        "club": club, "role": role, "can_record": _can_record(role), "members": members, "errors": errors,
-        "form": form, "games": _rules_context(option_values), "chosen": chosen_ids,
-    }, status=status)
-
-
-def _decimal(text: str) -> Decimal | None:
-    try:
-        value = Decimal(text.replace(",", "."))
-    except InvalidOperation:
-        return None
-    return value if value.is_finite() else None
-
-
-# -- starting a deal -----------------------------------------------------------------------------
-
-
-def _next_dealer(session: Session, players: int) -> int:
-    previous = session.deals.order_by("-number").first()
-    if previous is None:
-        return players - 1
-    rules = GAMES[session.game]
-    return rules.next_dealer(rules.from_dict(previous.state))
-
-
-@login_required
-def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
-    """Start the next deal, with its dealer shown (and changeable)."""
-    session = selectors.session_for_page(request.user, pk)
-    if session is None:
-        raise Http404(_("Not found."))
-    role = club_role(request.user, session.club)
-    names = selectors.seat_names_of(session)
-    error = None
-    status = 200
-    running = selectors.running_deal(session)
-    if request.method == "POST":
-        raw = request.POST.get("dealer", "")
-        dealer = int(raw) if raw.isdigit() else None
-        try:
-            deal = services.deal_start(session=session, user=request.user, dealer=dealer)
-        except Refusal as refusal:
-            error, status = refusal.message, refusal.status
-        else:
-            return redirect("deal", pk=deal.pk)
-    elif running is not None:
-        return redirect("deal", pk=running.pk)
-    dealer = _next_dealer(session, len(names))
-    return render(request, "referee/deal_new.html", {
-        "session": session, "club": session.club, "names": names, "dealer": dealer,
-        "first_player": (dealer + 1) % len(names), "error": error, "can_record": _can_record(role),
-        "number": session.deals.count() + 1, "seats": list(enumerate(names)),
-    }, status=status)
 
 
 # -- the recording screen -------------------------------------------------------------------------
@@ -447,13 +199,6 @@ def _deal_version(deal: Deal) -> str:
     """Changes with every entry, undo or correction (undo then re-record keeps seq, not the last id)."""
     last = Entry.objects.filter(deal=deal).aggregate(last=Max("id"))["last"] or 0
     return f"{deal.seq}.{last}.{deal.status}"
-
-
-def _deal_or_404(user: Any, pk: int) -> tuple[Deal, str | None]:
-    found = selectors.deal_for_page(user, pk)
-    if found is None:
-        raise Http404(_("Not found."))
-    return found
 
 
 @login_required
