@@ -10,6 +10,7 @@ urlpatterns = [
     path("api/", include("scoring.api_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scoring.summary_views")),
+    path("", include("scoring.urls")),
     path("", include("referee.urls")),
 ]
 

@@ -1,11 +1,11 @@
-"""Pages (server-rendered): sign in, clubs, sessions, the recording screens, the club's boards."""
+"""Pages (server-rendered): sign in, clubs, sessions, the recording screens (scoring's boards: scoring/urls.py)."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import audit_views, session_pages, views
+from . import audit_views, views
 from .login import RateLimitedLoginView
-from .pages import club, deal_start, session_start
+from .pages import club, deal_start, session, session_start
 
 urlpatterns = [
     path("login/", RateLimitedLoginView.as_view(redirect_authenticated_user=True), name="login"),
@@ -14,13 +14,11 @@ urlpatterns = [
     path("healthz", club.healthz, name="healthz"),
     path("clubs/<slug:slug>/", club.club_page, name="club"),
     path("clubs/<slug:slug>/sessions/new/", session_start.session_new, name="session-new"),
-    path("clubs/<slug:slug>/leaderboard/", session_pages.leaderboard_page, name="leaderboard"),
-    path("clubs/<slug:slug>/members/<int:member_id>/", session_pages.member_page, name="member"),
-    path("sessions/<int:pk>/", session_pages.session_page, name="session"),
-    path("sessions/<int:pk>/live/", session_pages.session_live, name="session-live"),
+    path("sessions/<int:pk>/", session.session_page, name="session"),
+    path("sessions/<int:pk>/live/", session.session_live, name="session-live"),
     path("sessions/<int:pk>/audit/", audit_views.audit_page, name="session-audit"),
     path("sessions/<int:pk>/deals/new/", deal_start.deal_new, name="deal-new"),
-    path("sessions/<int:pk>/close/", views.session_close, name="session-close"),
+    path("sessions/<int:pk>/close/", session.session_close, name="session-close"),
     path("deals/<int:pk>/", views.deal_page, name="deal"),
     path("deals/<int:pk>/live/", views.deal_live, name="deal-live"),
     path("deals/<int:pk>/preview/", views.deal_preview, name="deal-preview"),

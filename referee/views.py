@@ -16,7 +16,6 @@ from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -25,7 +24,7 @@ from referee.rules import GAMES, IllegalEntry
 from referee.rules.cards import SUITS
 
 from . import presenters, selectors, services
-from .errors import NotAllowed, NotFound, Refusal
+from .errors import NotAllowed, Refusal
 from .models import GAME_CHOICES, Deal, DealStatus, Entry, SessionStatus
 from .pages.access import can_record as _can_record
 from .pages.access import deal_or_404 as _deal_or_404
@@ -306,21 +305,3 @@ def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
         ],
     }, request=request)
     return JsonResponse({"html": html, "points": outcome["points"] if outcome else None})
-
-
-# -- the session (standings, ledger, settlement, summary) ---------------------------------------------
-
-
-@login_required
-@require_POST
-def session_close(request: HttpRequest, pk: int) -> HttpResponse:
-    session = selectors.session_for_page(request.user, pk)
-    if session is None:
-        raise Http404(_("Not found."))
-    try:
-        services.session_close(session=session, user=request.user)
-    except (Refusal, NotFound) as error:
-        from .session_pages import session_page_response
-
-        return session_page_response(request, session, error=error.message, status=error.status)
-    return redirect(reverse("session", args=[session.pk]))
