@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from referee.models import GAME_CHOICES
 from referee.rules import GAMES
 
 from . import cheat, elgeta, michigan, rukas, velnias
@@ -25,6 +26,23 @@ PAGES: dict[str, GamePages] = {
     pages.slug: pages for pages in (elgeta.PAGES, velnias.PAGES, rukas.PAGES, michigan.PAGES, cheat.PAGES)
 }
 assert set(PAGES) == set(GAMES), "every game of the engine has its pages, and no more"
+
+
+def register(pages: GamePages) -> None:
+    """Add the pages of a game from outside the house (a plug-in, or a test's own game) whose
+    engine ``referee.rules.register`` added; sessions may then be started in it."""
+    if pages.slug not in GAMES or pages.slug in PAGES:
+        raise ValueError(f"{pages.slug!r}: register its engine first, and its pages once")
+    PAGES[pages.slug] = pages
+    # The API checks a new session's game against this very list (its serializer copies it
+    # on every request), so the game can be played at once.
+    GAME_CHOICES.append((pages.slug, pages.name))
+
+
+def unregister(slug: str) -> None:
+    """Remove a game's pages that ``register`` added."""
+    del PAGES[slug]
+    GAME_CHOICES[:] = [choice for choice in GAME_CHOICES if choice[0] != slug]
 
 
 def explain_last(slug: str, view: Mapping[str, Any], names: Sequence[str], notation: str) -> list[str]:
@@ -39,4 +57,6 @@ def describe_entry(
     return PAGES[slug].describe_entry(payload, result, names, notation)
 
 
-__all__ = ["PAGES", "FactQuery", "GamePages", "RuleText", "describe_entry", "explain_last"]
+__all__ = [
+    "PAGES", "FactQuery", "GamePages", "RuleText", "describe_entry", "explain_last", "register", "unregister",
+]

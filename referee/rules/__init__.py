@@ -18,12 +18,26 @@ from . import cheat, elgeta, michigan, rukas, velnias
 from .base import Game, HouseRule, IllegalEntry, InvalidSetup, MoneyRule, Outcome, Seat, Unit, competition_ranking
 from .cards import Card, CardError, Notation, format_card, parse_card, parse_rank
 
-GAMES: Mapping[str, Game[Any]] = {
+_REGISTRY: dict[str, Game[Any]] = {
     game.slug: game for game in (elgeta.GAME, velnias.GAME, rukas.GAME, michigan.GAME, cheat.GAME)
 }
+#: Every game by slug; read-only here: a game from outside this package comes in by ``register``.
+GAMES: Mapping[str, Game[Any]] = _REGISTRY
+
+
+def register(game: Game[Any]) -> None:
+    """Add a game beyond the five (a plug-in, or a test's own game) as ``GAMES[game.slug]``."""
+    if game.slug in _REGISTRY:
+        raise ValueError(f"a game {game.slug!r} is already registered")
+    _REGISTRY[game.slug] = game
+
+
+def unregister(slug: str) -> None:
+    """Remove a game that ``register`` added."""
+    del _REGISTRY[slug]
 
 __all__ = [
     "GAMES", "Card", "CardError", "Game", "HouseRule", "IllegalEntry", "InvalidSetup", "MoneyRule", "Notation",
     "Outcome", "Seat", "Unit",
-    "competition_ranking", "format_card", "parse_card", "parse_rank",
+    "competition_ranking", "format_card", "parse_card", "parse_rank", "register", "unregister",
 ]

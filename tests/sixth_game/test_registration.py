@@ -1,0 +1,31 @@
+"""Registering a game from outside the house: its engine, then its pages; both undone after."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee import games, rules
+from referee.models import GAME_CHOICES
+
+from .high_card import ENGINE, PAGES, SLUG
+
+
+def test_a_registered_game_is_found_by_its_slug_and_offered_to_new_sessions() -> None:
+    rules.register(ENGINE)
+    games.register(PAGES)
+    try:
+        assert rules.GAMES[SLUG] is ENGINE and games.PAGES[SLUG] is PAGES
+        assert GAME_CHOICES[-1] == (SLUG, "Aukščiausia korta")
+        assert games.PAGES[SLUG].template == "referee/games/highcard.html"
+    finally:
+        games.unregister(SLUG)
+        rules.unregister(SLUG)
+    assert SLUG not in rules.GAMES and SLUG not in games.PAGES
+    assert [slug for slug, _name in GAME_CHOICES] == ["elgeta", "velnias", "rukas", "michigan", "cheat"]
+
+
+def test_pages_need_their_engine_and_come_once() -> None:
+    with pytest.raises(ValueError, match="'highcard': register its engine first, and its pages once"):
+        games.register(PAGES)
+    with pytest.raises(ValueError, match="a game 'rukas' is already registered"):
+        rules.register(rules.GAMES["rukas"])
