@@ -15,8 +15,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import cheat, elgeta, michigan, rukas, velnias
-from .base import Game, HouseRule, IllegalEntry, InvalidSetup, MoneyRule, Outcome, Seat, Unit, competition_ranking
+from .base import ChipMovement, Game, GameView, HouseRule, MoneyRule, Outcome, Unit, ViewHeader, competition_ranking
 from .cards import Card, CardError, Notation, format_card, parse_card, parse_rank
+from .errors import IllegalEntry, InvalidSetup, Seat
 
 _REGISTRY: dict[str, Game[Any]] = {
     game.slug: game for game in (elgeta.GAME, velnias.GAME, rukas.GAME, michigan.GAME, cheat.GAME)
@@ -37,7 +38,7 @@ def unregister(slug: str) -> None:
     del _REGISTRY[slug]
 
 __all__ = [
-    "GAMES", "Card", "CardError", "Game", "HouseRule", "IllegalEntry", "InvalidSetup", "MoneyRule", "Notation",
-    "Outcome", "Seat", "Unit",
+    "GAMES", "Card", "CardError", "ChipMovement", "Game", "GameView", "HouseRule", "IllegalEntry", "InvalidSetup",
+    "MoneyRule", "Notation", "Outcome", "Seat", "Unit", "ViewHeader",
     "competition_ranking", "format_card", "parse_card", "parse_rank", "register", "unregister",
 ]

@@ -5,87 +5,65 @@ return immutable deal states. The deal state is a pure function of (players, opt
 entries): ``apply`` never mutates its input, so a caller can keep the previous state for
 an instant undo and the snapshot stored in the database is exactly ``to_dict(state)``.
 
-Errors a person at the table can cause (a card nobody can hold, a count beyond the hand,
-an entry after the deal ended) raise :class:`IllegalEntry`. Its message is a template with
-named parameters so that the service can render seats as players' names and translate the
-sentence into the session's language; ``str(error)`` is the plain English rendering.
+Refusals (:class:`IllegalEntry`, :class:`InvalidSetup`, :class:`Seat`, ``gettext_noop``)
+live in ``errors``, below ``cards`` and this module; they are re-exported here.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypedDict, TypeVar
 
-from .cards import Card, Notation, format_card, parse_notation, safe_repr
+from .cards import parse_notation
+from .errors import IllegalEntry, InvalidSetup, Seat, gettext_noop, message_repr
 
+__all__ = [
+    "SNAPSHOT_VERSION", "ChipMovement", "Game", "GameView", "HouseRule", "HouseRuleKind", "IllegalEntry",
+    "InvalidSetup", "MoneyRule", "Outcome", "OutcomeView", "Seat", "Unit", "ViewHeader", "competition_ranking",
+    "deal_over", "entry_keys", "entry_type", "gettext_noop", "message_repr", "read_bool", "read_choice",
+    "read_count", "read_list", "read_seat",
+]
 
-def gettext_noop(message: str) -> str:
-    """Mark an engine message for translation without importing Django.
-
-    ``makemessages`` collects strings wrapped in ``gettext_noop``; the service translates
-    the template at render time in the session's language.
-    """
-    return message
-
-
-@dataclass(frozen=True)
-class Seat:
-    """A seat named inside an error message: rendered as the player's name when known."""
-
-    index: int
+#: The version every game's snapshot carries; ``from_dict`` refuses any other.
+SNAPSHOT_VERSION = 1
 
 
-class IllegalEntry(ValueError):
-    """An entry (or a deal setup) that the referee refuses; nothing was changed.
+class OutcomeView(TypedDict):
+    """A finished deal in a view: see :class:`Outcome`."""
 
-    ``template`` uses ``str.format`` fields; values may be :class:`Seat`, :class:`Card`,
-    lists of cards, or plain values. ``str(error)`` renders seats as "seat N".
-    """
-
-    def __init__(self, template: str, **params: object) -> None:
-        self.template = template
-        self.params = params
-        super().__init__(self.render())
-
-    def render(
-        self,
-        names: Sequence[str] | None = None,
-        translate: Callable[[str], str] | None = None,
-        notation: Notation = "en",
-    ) -> str:
-        def show(value: object) -> str:
-            if isinstance(value, Seat):
-                if names is not None and 0 <= value.index < len(names):
-                    return names[value.index]
-                return f"seat {value.index}"
-            if isinstance(value, Card):
-                return format_card(value, notation)
-            if isinstance(value, int) and not isinstance(value, bool):
-                return safe_repr(value)
-            if isinstance(value, (list, tuple, frozenset, set)):
-                items = sorted(value) if isinstance(value, (set, frozenset)) else value
-                return ", ".join(show(v) for v in items)
-            return str(value)
-
-        template = translate(self.template) if translate else self.template
-        rendered = {key: show(value) for key, value in self.params.items()}
-        try:
-            message = template.format(**rendered)
-        except (KeyError, IndexError, ValueError):
-            # A broken translation must never hide the refusal itself.
-            message = self.template.format(**rendered)
-        if names is None:
-            return message
-        # Shown to a person: a sentence opening with a field name ("player must be…") gets
-        # its capital. The plain English rendering (str) stays exactly as written.
-        return message[:1].upper() + message[1:]
+    points: list[int]
+    placements: list[int]
+    winners: list[int]
 
 
-class InvalidSetup(IllegalEntry):
-    """``new_deal`` was given an unknown option, a bad value or a player count out of range."""
+class ViewHeader(TypedDict):
+    """What every game's view opens with: the tablet reads these alike for every game."""
+
+    game: str
+    players: int
+    dealer: int
+    first_player: int
+    finished: bool
+    #: The seat expected to act, when the referee knows it.
+    turn: int | None
+    outcome: OutcomeView | None
+
+
+#: Chips moving in a deal's ledger (Mičiganas): ``from``/``to`` a seat (int) or a prize card
+#: (its canonical text); ``reason`` why. The functional form, since ``from`` is a keyword.
+ChipMovement = TypedDict("ChipMovement", {"from": int | str, "to": int | str, "chips": int, "reason": str})
+
+#: The referee's conclusion from the last entry, as each game describes it.
+L = TypeVar("L")
+
+
+class GameView(ViewHeader, Generic[L]):
+    """A game's view: the shared header, the last conclusion, then the game's own keys."""
+
+    last: L
 
 
 @dataclass(frozen=True)
@@ -96,6 +74,9 @@ class Outcome:
     placements: tuple[int, ...]
     #: Seats sharing first place in a draw, or the single winner; empty when not meaningful.
     winners: tuple[int, ...] = ()
+
+    def view(self) -> OutcomeView:
+        return {"points": list(self.points), "placements": list(self.placements), "winners": list(self.winners)}
 
     @classmethod
     def by_points(cls, points: Sequence[int]) -> Outcome:
@@ -206,7 +187,7 @@ class Game(ABC, Generic[S]):
     def from_dict(self, data: Mapping[str, Any]) -> S: ...
 
     @abstractmethod
-    def view(self, state: S) -> dict[str, Any]: ...
+    def view(self, state: S) -> GameView[Any]: ...
 
     def next_dealer(self, state: S) -> int:
         """The dealer of the next deal: one seat clockwise, unless the game says otherwise."""
@@ -231,16 +212,43 @@ class Game(ABC, Generic[S]):
             return [len(points) * p - total for p in points]
         return list(points)
 
-    def chip_movements(self, state: S) -> list[dict[str, Any]]:
+    def chip_movements(self, state: S) -> list[ChipMovement]:
         """The deal's chip ledger, in order: ``{"from", "to", "chips", "reason"}`` where from/to
         is a seat (int) or a prize card (text). Empty for games played without chips."""
         return []
 
-    def close_movements(self, last_state: S) -> list[dict[str, Any]]:
+    def close_movements(self, last_state: S) -> list[ChipMovement]:
         """Chip movements that settle the session at its close, given its last finished deal
         (Mičiganas M3: the chips left on the prize cards shared out). Same shape as
         ``chip_movements``; empty for games that settle nothing at close."""
         return []
+
+    # -- the pieces every snapshot and view share ---------------------------------------------
+
+    def snapshot_header(self, state: S, options: Mapping[str, object]) -> dict[str, Any]:
+        """What every snapshot opens with: the game, the snapshot version, the seats, the options."""
+        players, dealer = self.seats(state)
+        return {"game": self.slug, "version": SNAPSHOT_VERSION, "players": players, "dealer": dealer,
+                "options": dict(options)}
+
+    def check_snapshot(self, data: Mapping[str, Any]) -> None:
+        """Refuse a snapshot of another game or version (``from_dict`` then reads the rest)."""
+        if data.get("game") != self.slug or data.get("version") != SNAPSHOT_VERSION:
+            raise ValueError(f"not a version {SNAPSHOT_VERSION} {self.name} snapshot")
+
+    def view_header(self, state: S, *, turn: int | None) -> ViewHeader:
+        """The header of ``view``: a deal is finished exactly when it has an outcome."""
+        players, dealer = self.seats(state)
+        outcome = self.outcome(state)
+        return {
+            "game": self.slug,
+            "players": players,
+            "dealer": dealer,
+            "first_player": (dealer + 1) % players,
+            "finished": outcome is not None,
+            "turn": turn,
+            "outcome": None if outcome is None else outcome.view(),
+        }
 
     # -- shared checks ------------------------------------------------------------------
 
@@ -277,48 +285,29 @@ class Game(ABC, Generic[S]):
 
 
 def entry_type(entry: object, allowed: Iterable[str]) -> str:
-    """The entry's ``type``, refusing anything that is not a known entry of this game."""
+    """The entry's ``type``, refusing anything that is not a known entry of this game.
+
+    Field names that are not text are refused first: nothing else in such an entry can be
+    described (a JSON body never has them; a Python caller might).
+    """
     allowed = tuple(allowed)
     if not isinstance(entry, Mapping):
         raise IllegalEntry(gettext_noop("An entry must be an object with a \"type\"."))
+    if not all(isinstance(key, str) for key in entry):
+        raise IllegalEntry(gettext_noop("The fields of an entry must be named by text."))
     kind = entry.get("type")
     if kind not in allowed:
         raise IllegalEntry(
             gettext_noop("Unknown entry type {kind}; this game records {allowed}."),
-            kind=safe_repr(kind), allowed=", ".join(allowed),
+            kind=message_repr(kind), allowed=", ".join(allowed),
         )
     assert isinstance(kind, str)
     return kind
 
 
-def message_repr(value: object) -> str:
-    """repr() for a message, even of a huge int or a deep structure (which repr refuses)."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
-        return "an enormous number"
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        return "an unreadable value"
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def strict_entry_type(entry: object, allowed: tuple[str, ...]) -> str:
-    """``entry_type``, refusing first what it cannot describe (non-text field names, huge numbers)."""
-    if isinstance(entry, Mapping):
-        if not all(isinstance(key, str) for key in entry):
-            raise IllegalEntry(gettext_noop("The fields of an entry must be named by text."))
-        kind = entry.get("type")
-        if kind not in allowed:
-            raise IllegalEntry(
-                gettext_noop("Unknown entry type {kind}; this game records {allowed}."),
-                kind=message_repr(kind), allowed=", ".join(allowed),
-            )
-    return entry_type(entry, allowed)
-
-
 def _plain(value: object) -> str:
     """Text as it is, anything else (a number used as a field name) as a safe repr."""
-    return value if isinstance(value, str) else safe_repr(value)
+    return value if isinstance(value, str) else message_repr(value)
 
 
 def entry_keys(entry: Mapping[str, Any], *required: str, optional: Iterable[str] = ()) -> None:
@@ -341,7 +330,7 @@ def read_seat(value: object, players: int, field: str = "player") -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
         raise IllegalEntry(
             gettext_noop("{field} must be a seat from 0 to {last}, not {value}."),
-            field=field, last=players - 1, value=safe_repr(value),
+            field=field, last=players - 1, value=message_repr(value),
         )
     return value
 
@@ -362,7 +351,7 @@ def read_count(value: object, field: str) -> int:
     """A whole number of cards (not a bool, not a float)."""
     if not isinstance(value, int) or isinstance(value, bool):
         raise IllegalEntry(
-            gettext_noop("{field} must be a whole number, not {value}."), field=field, value=safe_repr(value)
+            gettext_noop("{field} must be a whole number, not {value}."), field=field, value=message_repr(value)
         )
     return value
 
@@ -377,7 +366,7 @@ def read_choice(value: object, field: str, choices: Sequence[str]) -> str:
     if value not in choices:
         raise InvalidSetup(
             gettext_noop("Option {field} must be one of {choices}, not {value}."),
-            field=field, choices=", ".join(choices), value=safe_repr(value),
+            field=field, choices=", ".join(choices), value=message_repr(value),
         )
     assert isinstance(value, str)
     return value

@@ -23,9 +23,10 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from typing import Literal
 
-Notation = Literal["en", "lt"]
+from .errors import InvalidSetup, gettext_noop, message_repr
+from .errors import Notation as Notation  # cards are read and written in it; the games import it from here
+
 NOTATIONS: tuple[Notation, ...] = ("en", "lt")
 
 SUITS = ("S", "C", "D", "H")
@@ -46,15 +47,6 @@ RANK_NAMES_EN = {
     2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
     10: "ten", JACK: "jack", QUEEN: "queen", KING: "king", ACE: "ace",
 }
-
-
-def safe_repr(value: object, limit: int = 60) -> str:
-    """``repr`` for a message: never fails (huge ints) and never floods the screen."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        return "a very large number" if isinstance(value, int) else "an unreadable value"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class CardError(ValueError):
@@ -81,6 +73,10 @@ class Card:
     def text(self) -> str:
         return format_card(self)
 
+    def notated(self, notation: Notation) -> str:
+        """The card in a message, in the session's notation (``errors.Notated``)."""
+        return format_card(self, notation)
+
     def sort_key(self) -> tuple[int, int]:
         return (self.rank, SUITS.index(self.suit) if self.suit else -1)
 
@@ -95,14 +91,12 @@ JOKER = Card(0, None)
 
 
 def parse_notation(value: object) -> Notation:
-    if value not in NOTATIONS:
-        # Imported lazily: base imports this module.
-        from .base import InvalidSetup, gettext_noop
-
-        raise InvalidSetup(
-            gettext_noop("Option notation must be \"en\" or \"lt\", not {value}."), value=safe_repr(value)
-        )
-    return value
+    for notation in NOTATIONS:
+        if value == notation:
+            return notation
+    raise InvalidSetup(
+        gettext_noop("Option notation must be \"en\" or \"lt\", not {value}."), value=message_repr(value)
+    )
 
 
 def _fold(text: str) -> str:
@@ -168,7 +162,7 @@ def parse_card(
     the game ignores suits). ``jokers``: ``X`` (or "joker"/"džokeris") is accepted.
     """
     if not isinstance(text, str):
-        raise CardError("A card must be written as text, not {value}.", value=safe_repr(text))
+        raise CardError("A card must be written as text, not {value}.", value=message_repr(text))
     raw = " ".join(text.strip().split())
     if not raw:
         raise CardError("A card is missing (empty text).")

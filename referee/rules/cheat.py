@@ -53,21 +53,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from .base import (
     Game,
+    GameView,
     HouseRule,
-    IllegalEntry,
-    InvalidSetup,
     MoneyRule,
     Outcome,
-    Seat,
     Unit,
     deal_over,
     entry_keys,
     entry_type,
-    gettext_noop,
     read_seat,
 )
 from .cards import (
@@ -84,6 +81,7 @@ from .cards import (
     parse_card,
     parse_notation,
 )
+from .errors import IllegalEntry, InvalidSetup, Seat, gettext_noop, message_repr
 
 JOKER_CHOICES = (0, 2, 4)
 ENTRY_TYPES = ("place", "challenge", "stands")
@@ -221,6 +219,42 @@ class CheatState:
         return None
 
 
+# -- the tablet's view -----------------------------------------------------------------------------
+
+
+class CheatLastView(TypedDict):
+    """The last entry: a card placed, a challenge and who took the pile, or a last card standing."""
+
+    type: str
+    text: str
+    player: int
+    announced: str
+    challenger: int | None
+    revealed: str | None
+    truthful: bool | None
+    taker: int | None
+    taken: int
+    went_out: list[int]
+    loser: int | None
+
+
+class CheatView(GameView[CheatLastView | None]):
+    jokers: int
+    deck: int
+    announce: str
+    last_announced: str | None
+    last_placer: int | None
+    counts: list[int]
+    pile: int
+    out: list[int]
+    pending_last: int | None
+    can_place: bool
+    can_stand: bool
+    can_challenge: bool
+    challengers: list[int]
+    loser: int | None
+
+
 # -- what the referee knows about revealed cards --------------------------------------------------
 
 
@@ -273,7 +307,7 @@ def read_revealed(value: object, notation: Notation, jokers: bool) -> Card:
     """The revealed card: a card (its suit kept, for tracking) or a bare rank; X with jokers."""
     if not isinstance(value, str):
         raise IllegalEntry(
-            gettext_noop("revealed must be a card or a rank written as text, not {value}."), value=repr(value)
+            gettext_noop("revealed must be a card or a rank written as text, not {value}."), value=message_repr(value)
         )
     try:
         bare = parse_card(value, notation, bare_rank=True, jokers=jokers)
@@ -316,7 +350,9 @@ class Cheat(Game[CheatState]):
         opts = self.check_setup(players, dealer, options)
         jokers = opts["jokers"]
         if not isinstance(jokers, int) or isinstance(jokers, bool) or jokers not in JOKER_CHOICES:
-            raise InvalidSetup(gettext_noop("Option jokers must be 0, 2 or 4, not {value}."), value=repr(jokers))
+            raise InvalidSetup(
+                gettext_noop("Option jokers must be 0, 2 or 4, not {value}."), value=message_repr(jokers)
+            )
         size = deck_size(players, jokers)
         return CheatState(
             players=players,
@@ -506,11 +542,7 @@ class Cheat(Game[CheatState]):
     def to_dict(self, state: CheatState) -> dict[str, Any]:
         last = state.last
         return {
-            "game": self.slug,
-            "version": 1,
-            "players": state.players,
-            "dealer": state.dealer,
-            "options": {"jokers": state.jokers, "notation": state.notation},
+            **self.snapshot_header(state, {"jokers": state.jokers, "notation": state.notation}),
             "counts": list(state.counts),
             "pile": state.pile,
             "turn": state.turn,
@@ -536,8 +568,7 @@ class Cheat(Game[CheatState]):
         }
 
     def from_dict(self, data: Mapping[str, Any]) -> CheatState:
-        if data.get("game") != self.slug or data.get("version") != 1:
-            raise ValueError("not a version 1 cheat snapshot")
+        self.check_snapshot(data)
         placed = data["placed"]
         last = data["last"]
         return CheatState(
@@ -570,21 +601,10 @@ class Cheat(Game[CheatState]):
 
     # -- the tablet's picture -------------------------------------------------------------------
 
-    def view(self, state: CheatState) -> dict[str, Any]:
-        outcome = self.outcome(state)
+    def view(self, state: CheatState) -> CheatView:
         challengers = self.challengers(state)
         return {
-            "game": self.slug,
-            "players": state.players,
-            "dealer": state.dealer,
-            "first_player": state.first_player,
-            "finished": state.finished,
-            "turn": state.turn,
-            "outcome": None if outcome is None else {
-                "points": list(outcome.points),
-                "placements": list(outcome.placements),
-                "winners": list(outcome.winners),
-            },
+            **self.view_header(state, turn=state.turn),
             "last": self._last_view(state),
             "jokers": state.jokers,
             "deck": deck_size(state.players, state.jokers),
@@ -602,7 +622,7 @@ class Cheat(Game[CheatState]):
             "loser": state.loser,
         }
 
-    def _last_view(self, state: CheatState) -> dict[str, Any] | None:
+    def _last_view(self, state: CheatState) -> CheatLastView | None:
         last = state.last
         if last is None:
             return None

@@ -52,26 +52,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from .base import (
     Game,
+    GameView,
     HouseRule,
-    IllegalEntry,
-    InvalidSetup,
     MoneyRule,
     Outcome,
-    Seat,
     Unit,
     competition_ranking,
     deal_over,
     entry_keys,
     entry_type,
-    gettext_noop,
     read_bool,
     read_list,
 )
 from .cards import ACE, JACK, KING, QUEEN, SUITS, Card, CardError, Notation, card_from_text, format_card, parse_card
+from .errors import IllegalEntry, InvalidSetup, Seat, gettext_noop, message_repr
 
 DEFAULT_SUITS: Mapping[int, tuple[str, ...]] = {2: ("HD", "SC"), 3: ("S", "C", "D"), 4: ("S", "C", "D", "H")}
 
@@ -395,7 +393,7 @@ class _Hand:
 def _read_card(value: object, notation: Notation) -> Card:
     if not isinstance(value, str):
         raise IllegalEntry(
-            gettext_noop("A card must be written as text (e.g. \"QS\"), not {value}."), value=repr(value)
+            gettext_noop("A card must be written as text (e.g. \"QS\"), not {value}."), value=message_repr(value)
         )
     try:
         return parse_card(value, notation)
@@ -438,7 +436,7 @@ def read_suits(value: object, players: int) -> tuple[str, ...]:
                 template = gettext_noop(
                     "Option suits: {player} must hold one suit written as a letter S, C, D or H, not {value}."
                 )
-            raise InvalidSetup(template, player=Seat(seat), value=repr(suits))
+            raise InvalidSetup(template, player=Seat(seat), value=message_repr(suits))
         for letter in suits:
             if letter in owner:
                 raise InvalidSetup(
@@ -494,8 +492,6 @@ class Elgeta(Game[ElgetaState]):
     def apply(self, state: ElgetaState, entry: object) -> ElgetaState:
         kind = entry_type(entry, ("trick", "finish"))
         assert isinstance(entry, Mapping)
-        if any(not isinstance(key, str) for key in entry):
-            raise IllegalEntry(gettext_noop("The fields of an entry are named by text."))
         if kind == "finish":
             entry_keys(entry)
             if state.result is not None:
@@ -749,18 +745,12 @@ class Elgeta(Game[ElgetaState]):
             tricks = starts_after + projection.cycle_length
         return Forecast(result.ending, result.winner, result.first, tricks, cycle, result.placements)
 
-    def view(self, state: ElgetaState) -> dict[str, Any]:
-        outcome = self.outcome(state)
+    def view(self, state: ElgetaState) -> ElgetaView:
         expected = self.expected(state)
         forecast = self.forecast(state)
         running = state.result is None
         return {
-            "game": self.slug,
-            "players": state.players,
-            "dealer": state.dealer,
-            "first_player": (state.dealer + 1) % state.players,
-            "finished": not running,
-            "turn": state.leader if running else None,
+            **self.view_header(state, turn=state.leader if running else None),
             "leader": state.leader,
             "in": list(state.in_seats),
             "counts": [pile.size for pile in state.piles],
@@ -771,11 +761,6 @@ class Elgeta(Game[ElgetaState]):
             "expected": [_expected_dict(expected.get(seat)) for seat in range(state.players)],
             "forecast": _forecast_dict(forecast),
             "ending": state.result.ending.value if state.result else None,
-            "outcome": None if outcome is None else {
-                "points": list(outcome.points),
-                "placements": list(outcome.placements),
-                "winners": list(outcome.winners),
-            },
             "last": _last_dict(state),
         }
 
@@ -783,11 +768,7 @@ class Elgeta(Game[ElgetaState]):
 
     def to_dict(self, state: ElgetaState) -> dict[str, Any]:
         return {
-            "game": self.slug,
-            "version": 1,
-            "players": state.players,
-            "dealer": state.dealer,
-            "options": _options_dict(state.options),
+            **self.snapshot_header(state, _options_dict(state.options)),
             "piles": [
                 {
                     "initial": [card.text for card in sorted(pile.initial)],
@@ -815,8 +796,7 @@ class Elgeta(Game[ElgetaState]):
         }
 
     def from_dict(self, data: Mapping[str, Any]) -> ElgetaState:
-        if data.get("game") != self.slug or data.get("version") != 1:
-            raise ValueError("not an Elgeta snapshot (version 1)")
+        self.check_snapshot(data)
         players = _int(data["players"])
         options = data["options"]
         rules = ElgetaOptions(
@@ -923,7 +903,7 @@ def _result_from(data: Any) -> Result | None:
     )
 
 
-def _options_dict(options: ElgetaOptions) -> dict[str, Any]:
+def _options_dict(options: ElgetaOptions) -> ElgetaOptionsView:
     return {
         "suits": list(options.suits),
         "all_aces": options.all_aces,
@@ -932,7 +912,7 @@ def _options_dict(options: ElgetaOptions) -> dict[str, Any]:
     }
 
 
-def _expected_dict(expected: ExpectedCard | None) -> dict[str, Any] | None:
+def _expected_dict(expected: ExpectedCard | None) -> ExactCard | PossibleCards | None:
     if expected is None:
         return None
     if expected.exact is not None:
@@ -940,7 +920,7 @@ def _expected_dict(expected: ExpectedCard | None) -> dict[str, Any] | None:
     return {"possible": [card.text for card in sorted(expected.possible)]}
 
 
-def _forecast_dict(forecast: Forecast | None) -> dict[str, Any] | None:
+def _forecast_dict(forecast: Forecast | None) -> ForecastView | None:
     if forecast is None:
         return None
     return {
@@ -983,7 +963,7 @@ def _result_text(result: Result) -> str:
     return f"The deal repeats for ever: a draw between {_seats_text(result.first)}."
 
 
-def _last_dict(state: ElgetaState) -> dict[str, Any] | None:
+def _last_dict(state: ElgetaState) -> FinishView | TrickView | None:
     result = state.result
     if result is not None and result.by_finish:
         return {
@@ -1023,6 +1003,85 @@ def _last_dict(state: ElgetaState) -> dict[str, Any] | None:
         "out": list(record.out),
         "ending": None if result is None else result.ending.value,
     }
+
+
+# -- the tablet's view -----------------------------------------------------------------------------
+
+
+class ElgetaOptionsView(TypedDict):
+    suits: list[str]
+    all_aces: bool
+    strict_order: bool
+    notation: Notation
+
+
+class ExactCard(TypedDict):
+    """The card a seat turns next, known exactly."""
+
+    exact: str
+
+
+class PossibleCards(TypedDict):
+    """The cards a seat may turn next, one of which it will."""
+
+    possible: list[str]
+
+
+class CycleView(TypedDict):
+    length: int
+    starts_after: int
+
+
+class ForecastView(TypedDict):
+    """The rest of a determined deal (see :class:`Forecast`)."""
+
+    determined: bool
+    settled: bool
+    ending: str | None
+    winner: int | None
+    winners: list[int]
+    tricks: int
+    cycle: CycleView | None
+    placements: list[int] | None
+
+
+class FinishView(TypedDict):
+    """The deal was finished from the forecast."""
+
+    kind: str
+    ending: str
+    winner: int | None
+    text: str
+
+
+class TrickView(TypedDict):
+    """The last trick: its rounds in play order, who took how many cards, who went out."""
+
+    kind: str
+    text: str
+    taker: int | None
+    order: list[int]
+    rounds: list[list[str | None]]
+    cards: int
+    ties: list[int]
+    out: list[int]
+    ending: str | None
+
+
+#: The seats still in the deal, in seat order; the functional form, since ``in`` is a keyword.
+SeatsIn = TypedDict("SeatsIn", {"in": list[int]})
+
+
+class ElgetaView(GameView[FinishView | TrickView | None], SeatsIn):
+    leader: int
+    table: list[str]
+    counts: list[int]
+    initial_left: list[int]
+    tricks: int
+    options: ElgetaOptionsView
+    expected: list[ExactCard | PossibleCards | None]
+    forecast: ForecastView | None
+    ending: str | None
 
 
 GAME = Elgeta()

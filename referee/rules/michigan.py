@@ -85,23 +85,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from .base import (
+    ChipMovement,
     Game,
+    GameView,
     HouseRule,
-    IllegalEntry,
-    InvalidSetup,
     MoneyRule,
     Outcome,
-    Seat,
     Unit,
     deal_over,
     entry_keys,
     entry_type,
-    gettext_noop,
-    message_repr,
     read_bool,
+    read_count,
+    read_list,
+    read_seat,
 )
 from .cards import (
     ACE,
@@ -118,6 +118,7 @@ from .cards import (
     parse_card,
     parse_notation,
 )
+from .errors import IllegalEntry, InvalidSetup, Seat, gettext_noop, message_repr
 
 DECK_SIZE = 52
 PRIZE_RANKS = (ACE, KING, QUEEN, JACK)
@@ -231,6 +232,79 @@ class MichiganState:
         return self.out_player is not None
 
 
+# -- the tablet's view -----------------------------------------------------------------------------
+
+
+class MichiganOptions(TypedDict):
+    notation: Notation
+    prizes: list[str]
+    ante: int
+    dealer_ante: int
+    misplay_penalty: int
+    live: bool
+
+
+class MichiganViewOptions(MichiganOptions):
+    #: Chips carried in on each prize card, by card.
+    pot: dict[str, int]
+
+
+class PrizeView(TypedDict):
+    card: str
+    player: int
+    chips: int
+    taken: bool
+
+
+class EventFacts(TypedDict):
+    player: int
+    card: str | None
+    play: str | None
+    flagged: str | None
+    prize: PrizeView | None
+    penalties: int
+
+
+class MichiganLastView(EventFacts):
+    """The last entry: what the referee made of it, and in words."""
+
+    type: str
+    penalty_each: int
+    out: bool
+    text: str
+
+
+class SequenceView(TypedDict):
+    """Live mode: the sequence being played and the card that would continue it."""
+
+    suit: str | None
+    card: str
+    starter: int
+    next: str | None
+
+
+class MichiganView(GameView[MichiganLastView | None]):
+    options: MichiganViewOptions
+    live: bool
+    prizes: list[str]
+    pot: dict[str, int]
+    pot_before: dict[str, int]
+    prizes_played: list[PrizeView]
+    misplays: list[int]
+    misplayed: list[int]
+    net: list[int]
+    hand_sizes: list[int]
+    extra_hand_size: int
+    exchanged: int | None
+    can_exchange: bool
+    cards_left: list[int] | None
+    out_player: int | None
+    sequence: SequenceView | None
+    starter: int | None
+    played: list[str] | None
+    movements: list[ChipMovement]
+
+
 # -- pure rules ----------------------------------------------------------------------------------
 
 
@@ -287,15 +361,6 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _read_seat(value: object, players: int, field: str = "player") -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
-        raise IllegalEntry(
-            gettext_noop("{field} must be a seat from 0 to {last}, not {value}."),
-            field=field, last=players - 1, value=message_repr(value),
-        )
-    return value
-
-
 def _read_card(value: object, notation: Notation) -> Card:
     if not isinstance(value, str):
         raise IllegalEntry(gettext_noop("A card must be written as text, not {value}."), value=message_repr(value))
@@ -306,20 +371,8 @@ def _read_card(value: object, notation: Notation) -> Card:
 
 
 def _read_counts(value: object, players: int) -> tuple[int, ...]:
-    if not isinstance(value, list):
-        raise IllegalEntry(gettext_noop("{field} must be a list."), field="hand_counts")
-    if len(value) != players:
-        raise IllegalEntry(
-            gettext_noop("{field} must list {expected} values, one per seat; it lists {count}."),
-            field="hand_counts", expected=players, count=len(value),
-        )
-    for seat, count in enumerate(value):
-        if not _is_int(count):
-            raise IllegalEntry(
-                gettext_noop("{field} must be a whole number, not {value}."),
-                field=f"hand_counts[{seat}]", value=message_repr(count),
-            )
-    return tuple(value)
+    counts = read_list(value, "hand_counts", players)
+    return tuple(read_count(count, f"hand_counts[{seat}]") for seat, count in enumerate(counts))
 
 
 def _canonical_card(text: object) -> Card | None:
@@ -441,25 +494,16 @@ class Michigan(Game[MichiganState]):
     # -- entries -------------------------------------------------------------------------------
 
     def apply(self, state: MichiganState, entry: object) -> MichiganState:
-        if isinstance(entry, Mapping):
-            if not all(isinstance(key, str) for key in entry):
-                raise IllegalEntry(gettext_noop("The fields of an entry must be named by text."))
-            kind = entry.get("type")
-            if kind not in ENTRY_TYPES:
-                raise IllegalEntry(
-                    gettext_noop("Unknown entry type {kind}; this game records {allowed}."),
-                    kind=message_repr(kind), allowed=", ".join(ENTRY_TYPES),
-                )
         kind = entry_type(entry, ENTRY_TYPES)
         assert isinstance(entry, Mapping)
         if state.finished:
             raise deal_over()
         if kind == "exchange":
             entry_keys(entry, "player")
-            return self._exchange(state, _read_seat(entry["player"], state.players))
+            return self._exchange(state, read_seat(entry["player"], state.players))
         if kind == "misplay":
             entry_keys(entry, "player")
-            return self._misplay(state, _read_seat(entry["player"], state.players))
+            return self._misplay(state, read_seat(entry["player"], state.players))
         if state.live and kind in ("prize", "out"):
             raise IllegalEntry(
                 gettext_noop(
@@ -476,14 +520,14 @@ class Michigan(Game[MichiganState]):
             )
         if kind == "prize":
             entry_keys(entry, "card", "player")
-            player = _read_seat(entry["player"], state.players)
+            player = read_seat(entry["player"], state.players)
             return self._prize(state, _read_card(entry["card"], state.notation), player)
         if kind == "out":
             entry_keys(entry, "player", "hand_counts")
-            player = _read_seat(entry["player"], state.players)
+            player = read_seat(entry["player"], state.players)
             return self._out(state, player, _read_counts(entry["hand_counts"], state.players))
         entry_keys(entry, "player", "card")
-        player = _read_seat(entry["player"], state.players)
+        player = read_seat(entry["player"], state.players)
         return self._play(state, player, _read_card(entry["card"], state.notation))
 
     def _exchange(self, state: MichiganState, player: int) -> MichiganState:
@@ -592,24 +636,24 @@ class Michigan(Game[MichiganState]):
         """The chips left on the prize cards go into the next deal's ``pot``."""
         return {"pot": self.pot_after(state)}
 
-    def chip_movements(self, state: MichiganState) -> list[dict[str, Any]]:
+    def chip_movements(self, state: MichiganState) -> list[ChipMovement]:
         return self.ledger(state)
 
-    def close_movements(self, last_state: MichiganState) -> list[dict[str, Any]]:
+    def close_movements(self, last_state: MichiganState) -> list[ChipMovement]:
         """M3: the chips left on the prize cards shared out (``split_pot``), each share taken
         from the prize cards in prize order so that every card ends empty."""
         cards = [card for card, chips in self.pot_after(last_state).items() if chips]
         left = [chips for chips in self.pot_after(last_state).values() if chips]
         players, dealer = self.seats(last_state)
         shares = split_pot(sum(left), players, dealer)
-        moves: list[dict[str, Any]] = []
+        moves: list[ChipMovement] = []
         for step in range(players):
             seat = (dealer + 1 + step) % players
             owed = shares[seat]
             for index, card in enumerate(cards):
                 take = min(owed, left[index])
                 if take:
-                    moves.append({"from": card, "to": seat, "chips": take, "reason": Reason.SPLIT.value})
+                    moves.append(_movement_dict(Movement(card, seat, take, Reason.SPLIT)))
                     left[index] -= take
                     owed -= take
         return moves
@@ -618,7 +662,7 @@ class Michigan(Game[MichiganState]):
         """Chips carried in on each prize card, before this deal's antes (the ``pot`` option)."""
         return {card.text: chips for card, chips in zip(state.prizes, state.pot_in)}
 
-    def ledger(self, state: MichiganState) -> list[dict[str, Any]]:
+    def ledger(self, state: MichiganState) -> list[ChipMovement]:
         """Every chip movement of the deal, in order: the antes, then as recorded."""
         return [_movement_dict(m) for m in (*ante_movements(state), *state.movements)]
 
@@ -645,19 +689,7 @@ class Michigan(Game[MichiganState]):
 
     def to_dict(self, state: MichiganState) -> dict[str, Any]:
         return {
-            "game": self.slug,
-            "version": 1,
-            "players": state.players,
-            "dealer": state.dealer,
-            "options": {
-                "notation": state.notation,
-                "prizes": [card.text for card in state.prizes],
-                "ante": state.ante,
-                "dealer_ante": state.dealer_ante,
-                "misplay_penalty": state.misplay_penalty,
-                "live": state.live,
-                "pot": list(state.pot_in),
-            },
+            **self.snapshot_header(state, {**_options_view(state), "pot": list(state.pot_in)}),
             "pot": list(state.pot),
             "net": list(state.net),
             "hand_sizes": list(state.hand_sizes),
@@ -678,8 +710,7 @@ class Michigan(Game[MichiganState]):
         }
 
     def from_dict(self, data: Mapping[str, Any]) -> MichiganState:
-        if data.get("game") != self.slug or data.get("version") != 1:
-            raise ValueError("not a version 1 Michigan snapshot")
+        self.check_snapshot(data)
         players = _int(data["players"])
         if not self.min_players <= players <= self.max_players:
             raise ValueError("player count out of range")
@@ -726,32 +757,13 @@ class Michigan(Game[MichiganState]):
 
     # -- the tablet ----------------------------------------------------------------------------
 
-    def view(self, state: MichiganState) -> dict[str, Any]:
-        outcome = self.outcome(state)
+    def view(self, state: MichiganState) -> MichiganView:
         expected = self.expected_card(state) if state.live else None
         cards_left = self.cards_left(state)
         return {
-            "game": self.slug,
-            "players": state.players,
-            "dealer": state.dealer,
-            "first_player": (state.dealer + 1) % state.players,
-            "finished": state.finished,
-            "turn": self.turn(state),
-            "outcome": None if outcome is None else {
-                "points": list(outcome.points),
-                "placements": list(outcome.placements),
-                "winners": list(outcome.winners),
-            },
+            **self.view_header(state, turn=self.turn(state)),
             "last": None if state.last is None else self._last_view(state, state.last),
-            "options": {
-                "notation": state.notation,
-                "prizes": [card.text for card in state.prizes],
-                "ante": state.ante,
-                "dealer_ante": state.dealer_ante,
-                "misplay_penalty": state.misplay_penalty,
-                "live": state.live,
-                "pot": self.pot_before(state),
-            },
+            "options": {**_options_view(state), "pot": self.pot_before(state)},
             "live": state.live,
             "prizes": [card.text for card in state.prizes],
             "pot": self.pot_after(state),
@@ -777,7 +789,7 @@ class Michigan(Game[MichiganState]):
             "movements": self.ledger(state),
         }
 
-    def _last_view(self, state: MichiganState, event: Event) -> dict[str, Any]:
+    def _last_view(self, state: MichiganState, event: Event) -> MichiganLastView:
         def show(card: Card) -> str:
             return format_card(card, state.notation)
 
@@ -825,12 +837,7 @@ class Michigan(Game[MichiganState]):
             )
         return {
             "type": event.kind.value,
-            "player": event.player,
-            "card": None if event.card is None else event.card.text,
-            "play": None if event.play is None else event.play.value,
-            "flagged": None if event.flagged is None else event.flagged.text,
-            "prize": None if event.prize is None else _prize_dict(event.prize),
-            "penalties": event.penalties,
+            **_event_facts(event),
             "penalty_each": state.misplay_penalty,
             "out": out,
             "text": " ".join(sentences),
@@ -950,23 +957,39 @@ def _payout(state: MichiganState, player: int, counts: tuple[int, ...]) -> Michi
 # -- snapshot helpers ----------------------------------------------------------------------------
 
 
-def _movement_dict(movement: Movement) -> dict[str, Any]:
+def _movement_dict(movement: Movement) -> ChipMovement:
     return {"from": movement.source, "to": movement.target, "chips": movement.chips, "reason": movement.reason.value}
 
 
-def _prize_dict(prize: PrizePlay) -> dict[str, Any]:
+def _prize_dict(prize: PrizePlay) -> PrizeView:
     return {"card": prize.card.text, "player": prize.player, "chips": prize.chips, "taken": prize.taken}
 
 
-def _event_dict(event: Event) -> dict[str, Any]:
+def _event_facts(event: Event) -> EventFacts:
+    """What the snapshot (``kind``) and the view (``type``, with words) both say of an event."""
     return {
-        "kind": event.kind.value,
         "player": event.player,
         "card": None if event.card is None else event.card.text,
         "play": None if event.play is None else event.play.value,
         "flagged": None if event.flagged is None else event.flagged.text,
         "prize": None if event.prize is None else _prize_dict(event.prize),
         "penalties": event.penalties,
+    }
+
+
+def _event_dict(event: Event) -> dict[str, Any]:
+    return {"kind": event.kind.value, **_event_facts(event)}
+
+
+def _options_view(state: MichiganState) -> MichiganOptions:
+    """The options both the snapshot and the view show (each adds the carried-in ``pot`` its own way)."""
+    return {
+        "notation": state.notation,
+        "prizes": [card.text for card in state.prizes],
+        "ante": state.ante,
+        "dealer_ante": state.dealer_ante,
+        "misplay_penalty": state.misplay_penalty,
+        "live": state.live,
     }
 
 

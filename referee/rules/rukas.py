@@ -38,25 +38,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from .base import (
     Game,
+    GameView,
     HouseRule,
-    IllegalEntry,
     MoneyRule,
     Outcome,
-    Seat,
     Unit,
     deal_over,
     entry_keys,
-    gettext_noop,
-    message_repr,
+    entry_type,
     read_choice,
     read_list,
-    strict_entry_type,
 )
 from .cards import ACE, RANK_NAMES_EN, RANK_TEXT_EN, RANK_VALUES, Card, CardError, Notation, parse_notation, parse_rank
+from .errors import IllegalEntry, Seat, gettext_noop, message_repr
 
 TRICKS_PER_DEAL = 13
 SEVEN = 7
@@ -242,6 +240,59 @@ class RukasState:
         return self.tricks_played >= TRICKS_PER_DEAL
 
 
+# -- the tablet's view -----------------------------------------------------------------------------
+
+
+class RukasOptions(TypedDict):
+    seven_after_ace: str
+    void_trick: str
+    notation: Notation
+
+
+class CancelledRank(TypedDict):
+    rank: str
+    seats: list[int]
+
+
+class BeatenAce(TypedDict):
+    ace: int
+    by: int
+
+
+class TrickReason(TypedDict):
+    """Why the taker took the trick (``basis``), in seats."""
+
+    basis: str
+    cancelled: list[CancelledRank]
+    beaten: BeatenAce | None
+    chain: list[int]
+
+
+class RukasLastView(TypedDict):
+    """The last trick: its cards in reveal order, what happened to each, the taker and why."""
+
+    taker: int | None
+    cards: list[str]
+    reveal_order: list[int]
+    status: list[str]
+    reason: TrickReason
+    points: int
+    carried: int
+    text: str
+
+
+class RukasView(GameView[RukasLastView | None]):
+    options: RukasOptions
+    leader: int
+    tricks_played: int
+    tricks_left: int
+    tricks: list[int]
+    played: list[list[str]]
+    pending: int
+    void_tricks: int
+    lost: int
+
+
 # -- reading entries -----------------------------------------------------------------------------
 
 
@@ -298,7 +349,7 @@ class Rukas(Game[RukasState]):
         )
 
     def apply(self, state: RukasState, entry: object) -> RukasState:
-        strict_entry_type(entry, ("trick",))
+        entry_type(entry, ("trick",))
         assert isinstance(entry, Mapping)
         if state.finished:
             raise deal_over()
@@ -360,15 +411,7 @@ class Rukas(Game[RukasState]):
     def to_dict(self, state: RukasState) -> dict[str, Any]:
         last = state.last
         return {
-            "game": self.slug,
-            "version": 1,
-            "players": state.players,
-            "dealer": state.dealer,
-            "options": {
-                "seven_after_ace": state.seven_after_ace.value,
-                "void_trick": state.void_trick.value,
-                "notation": state.notation,
-            },
+            **self.snapshot_header(state, _options_view(state)),
             "leader": state.leader,
             "tricks_played": state.tricks_played,
             "points": list(state.points),
@@ -384,8 +427,7 @@ class Rukas(Game[RukasState]):
         }
 
     def from_dict(self, data: Mapping[str, Any]) -> RukasState:
-        if data.get("game") != self.slug or data.get("version") != 1:
-            raise ValueError("not a version 1 Rūkas snapshot")
+        self.check_snapshot(data)
         players = _int(data["players"])
         if not self.min_players <= players <= self.max_players:
             raise ValueError("player count out of range")
@@ -428,26 +470,11 @@ class Rukas(Game[RukasState]):
 
     # -- the tablet ----------------------------------------------------------------------------
 
-    def view(self, state: RukasState) -> dict[str, Any]:
-        outcome = self.outcome(state)
+    def view(self, state: RukasState) -> RukasView:
         return {
-            "game": self.slug,
-            "players": state.players,
-            "dealer": state.dealer,
-            "first_player": (state.dealer + 1) % state.players,
-            "finished": state.finished,
-            "turn": None if state.finished else state.leader,
-            "outcome": None if outcome is None else {
-                "points": list(outcome.points),
-                "placements": list(outcome.placements),
-                "winners": list(outcome.winners),
-            },
+            **self.view_header(state, turn=None if state.finished else state.leader),
             "last": self._last_view(state),
-            "options": {
-                "seven_after_ace": state.seven_after_ace.value,
-                "void_trick": state.void_trick.value,
-                "notation": state.notation,
-            },
+            "options": _options_view(state),
             "leader": state.leader,
             "tricks_played": state.tricks_played,
             "tricks_left": TRICKS_PER_DEAL - state.tricks_played,
@@ -458,7 +485,7 @@ class Rukas(Game[RukasState]):
             "lost": state.lost,
         }
 
-    def _last_view(self, state: RukasState) -> dict[str, Any] | None:
+    def _last_view(self, state: RukasState) -> RukasLastView | None:
         last = state.last
         if last is None:
             return None
@@ -474,11 +501,11 @@ class Rukas(Game[RukasState]):
             text += f" The {state.lost} pending point(s) are lost: no trick is left to take them."
         elif taker is None:
             text += f" Its point waits for the next taker ({state.pending} pending)."
-        cancelled = [
+        cancelled: list[CancelledRank] = [
             {"rank": _rank_text(rank), "seats": [order[i] for i, r in enumerate(last.ranks) if r == rank]}
             for rank in result.cancelled
         ]
-        beaten = None
+        beaten: BeatenAce | None = None
         if result.beaten_ace is not None and result.beater is not None:
             beaten = {"ace": order[result.beaten_ace], "by": order[result.beater]}
         return {
@@ -496,6 +523,14 @@ class Rukas(Game[RukasState]):
             "carried": max(0, last.awarded - 1),
             "text": text,
         }
+
+
+def _options_view(state: RukasState) -> RukasOptions:
+    return {
+        "seven_after_ace": state.seven_after_ace.value,
+        "void_trick": state.void_trick.value,
+        "notation": state.notation,
+    }
 
 
 def _int(value: object) -> int:

@@ -35,24 +35,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from .base import (
     Game,
-    IllegalEntry,
+    GameView,
     MoneyRule,
     Outcome,
-    Seat,
     Unit,
     competition_ranking,
     deal_over,
     entry_keys,
-    gettext_noop,
-    message_repr,
+    entry_type,
     read_list,
-    strict_entry_type,
+    read_seat,
 )
 from .cards import Notation, parse_notation
+from .errors import IllegalEntry, Seat, gettext_noop, message_repr
 
 DECK = 52
 FACE_DOWN = 13
@@ -200,6 +199,49 @@ def _headline(condition: Condition, player: int | None) -> str:
     return "Nobody could place a card; the fewest cards in hand win."
 
 
+# -- the tablet's view -----------------------------------------------------------------------------
+
+
+class NotationOption(TypedDict):
+    notation: Notation
+
+
+class TableCards(TypedDict):
+    face_down: int
+    face_up: int
+    leftovers: int
+
+
+#: One payment; the functional form, since ``from`` is a Python keyword.
+PaymentView = TypedDict("PaymentView", {"from": int, "to": int, "points": int, "why": str})
+
+
+class SeatLine(TypedDict):
+    seat: int
+    points: int
+    text: str
+
+
+class VelniasLastView(TypedDict):
+    """The recorded end, scored and explained."""
+
+    condition: str
+    player: int | None
+    hand_counts: list[int]
+    points: list[int]
+    winners: list[int]
+    payments: list[PaymentView]
+    seats: list[SeatLine]
+    text: str
+
+
+class VelniasView(GameView[VelniasLastView | None]):
+    options: NotationOption
+    hand_size: int
+    table_cards: TableCards
+    conditions: list[str]
+
+
 # -- state ---------------------------------------------------------------------------------------
 
 
@@ -229,16 +271,6 @@ class VelniasState:
 _HUGE = 10**12
 
 
-def _read_seat(value: object, players: int, field: str = "player") -> int:
-    """As base.read_seat, but safe to describe any value in the message."""
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
-        raise IllegalEntry(
-            gettext_noop("{field} must be a seat from 0 to {last}, not {value}."),
-            field=field, last=players - 1, value=message_repr(value),
-        )
-    return value
-
-
 def _read_condition(value: object) -> Condition:
     for condition in Condition:
         if isinstance(value, str) and value == condition.value:
@@ -261,7 +293,7 @@ def _read_player(value: object, condition: Condition, players: int) -> int | Non
         if condition is Condition.EMPTY_HAND:
             raise IllegalEntry(gettext_noop("An empty_hand ending needs the player who placed their last card."))
         raise IllegalEntry(gettext_noop("A last_card ending needs the player who turned the last face-down card."))
-    return _read_seat(value, players)
+    return read_seat(value, players)
 
 
 def _shown(count: int) -> str:
@@ -336,7 +368,7 @@ class Velnias(Game[VelniasState]):
         return VelniasState(players=players, dealer=dealer, notation=opts["notation"])
 
     def apply(self, state: VelniasState, entry: object) -> VelniasState:
-        strict_entry_type(entry, ("end",))
+        entry_type(entry, ("end",))
         assert isinstance(entry, Mapping)
         if state.finished:
             raise deal_over()
@@ -365,11 +397,7 @@ class Velnias(Game[VelniasState]):
     def to_dict(self, state: VelniasState) -> dict[str, Any]:
         ending = state.ending
         return {
-            "game": self.slug,
-            "version": 1,
-            "players": state.players,
-            "dealer": state.dealer,
-            "options": {"notation": state.notation},
+            **self.snapshot_header(state, {"notation": state.notation}),
             "ending": None if ending is None else {
                 "condition": ending.condition.value,
                 "player": ending.player,
@@ -378,8 +406,7 @@ class Velnias(Game[VelniasState]):
         }
 
     def from_dict(self, data: Mapping[str, Any]) -> VelniasState:
-        if data.get("game") != self.slug or data.get("version") != 1:
-            raise ValueError("not a version 1 Pašėlęs Velnias snapshot")
+        self.check_snapshot(data)
         players = _int(data["players"])
         dealer = _int(data["dealer"])
         if not self.min_players <= players <= self.max_players or not 0 <= dealer < players:
@@ -397,22 +424,11 @@ class Velnias(Game[VelniasState]):
 
     # -- the tablet ----------------------------------------------------------------------------
 
-    def view(self, state: VelniasState) -> dict[str, Any]:
-        outcome = self.outcome(state)
+    def view(self, state: VelniasState) -> VelniasView:
         n = state.players
         return {
-            "game": self.slug,
-            "players": n,
-            "dealer": state.dealer,
-            "first_player": (state.dealer + 1) % n,
-            "finished": state.finished,
             # The race has no turns; the table records the end whenever it comes.
-            "turn": None,
-            "outcome": None if outcome is None else {
-                "points": list(outcome.points),
-                "placements": list(outcome.placements),
-                "winners": list(outcome.winners),
-            },
+            **self.view_header(state, turn=None),
             "last": self._last_view(state),
             "options": {"notation": state.notation},
             "hand_size": hand_size(n),
@@ -424,7 +440,7 @@ class Velnias(Game[VelniasState]):
             "conditions": [c.value for c in Condition],
         }
 
-    def _last_view(self, state: VelniasState) -> dict[str, Any] | None:
+    def _last_view(self, state: VelniasState) -> VelniasLastView | None:
         ending = state.ending
         if ending is None:
             return None

@@ -178,7 +178,7 @@ def test_the_refusal_names_the_rank_in_the_session_notation() -> None:
         ("0", "player must be a seat from 0 to 2, not '0'."),
         (True, "player must be a seat from 0 to 2, not True."),
         (None, "player must be a seat from 0 to 2, not None."),
-        (10**30, f"player must be a seat from 0 to 2, not {10**30}."),
+        (10**30, "player must be a seat from 0 to 2, not an enormous number."),
     ],
 )
 def test_a_place_needs_a_seat(value: object, message: str) -> None:

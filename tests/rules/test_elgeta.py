@@ -601,7 +601,7 @@ def test_finish_refused_beyond_the_horizon(monkeypatch: pytest.MonkeyPatch) -> N
         ({"type": "play"}, "Unknown entry type 'play'; this game records trick, finish."),
         ({"type": "trick"}, "The trick entry needs rounds."),
         ({"type": "trick", "rounds": [], "by": 1}, "The trick entry does not take by."),
-        ({"type": "trick", "rounds": [], 1: 1}, "The fields of an entry are named by text."),
+        ({"type": "trick", "rounds": [], 1: 1}, "The fields of an entry must be named by text."),
         ({"type": "trick", "rounds": "QS 10D"}, "rounds must be a list."),
         ({"type": "trick", "rounds": []}, "A trick needs at least one round of cards."),
         ({"type": "trick", "rounds": ["QS"]}, "Round 1 must be a list of cards, one per player still in."),
