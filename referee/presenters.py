@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 
 from referee.rules.cards import RANK_TEXT_EN, RANK_TEXT_LT, RANK_VALUES, SUIT_SYMBOLS
 
-#: The canonical ranks, lowest first, as the engine writes them (``views`` carry these).
+#: The canonical ranks, lowest first, as the engine's views write them.
 RANKS_EN = [RANK_TEXT_EN[value] for value in RANK_VALUES]
 _LT_RANK = {RANK_TEXT_EN[value]: RANK_TEXT_LT[value] for value in RANK_VALUES}
 
