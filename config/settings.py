@@ -56,6 +56,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # After the locale (its refusals speak the client's language), before anything reads input.
+    "config.middleware.RefuseUnreadableInput",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -138,6 +140,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "referee.api.errors.exception_handler",
+    # JSON within the size limit, nesting, NUL and infinities checked (referee/api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "referee.api.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("LOGIN_RATE", "10/min")},
@@ -146,8 +154,9 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Kortų teisėjas API",
     "DESCRIPTION": (
-        "Referee and scorekeeper for Elgeta, Pašėlęs Velnias, Rūkas, Mičiganas and Apgaudinėjimas. "
-        'Every error is {"error": "<message a person understands>"} (plus "fields" for form errors).'
+        "Referee and scorekeeper for the club's card games, played with real cards. "
+        'Every error is {"error": "<message a person understands>", "code": "<stable code>"} (plus "fields" '
+        "for form errors); clients branch on `code`, listed in the Error schema."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,

@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("referee.urls")),
 ]
 
-# The API answers unknown addresses and crashes in its one error format, {"error": ...}.
+# The API answers unknown addresses, unreadable requests and crashes in its one error format.
+handler400 = "referee.api.errors.bad_request"
 handler404 = "referee.api.errors.not_found"
 handler500 = "referee.api.errors.server_error"

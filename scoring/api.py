@@ -10,10 +10,12 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Sequence
+from datetime import date
 from typing import Any
 
 from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -24,6 +26,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
+from referee import safe_input
 from referee import selectors as referee_selectors
 from referee.api.serializers import ErrorSerializer
 from referee.errors import NotAllowed, NotFound
@@ -154,12 +157,27 @@ class SettlementView(APIView):
 # -- club -----------------------------------------------------------------------------------------
 
 
+class PeriodDay(serializers.DateField):
+    """A YYYY-MM-DD day the leaderboard can count to: it reaches into the month after the end,
+    so 9999-12-31 would crash (the range is the page's too: ``safe_input.read_date``)."""
+
+    default_error_messages = {"out_of_range": _lazy("Give a date from 1900-01-01 to 9998-12-31 (YYYY-MM-DD).")}
+
+    def to_internal_value(self, value: Any) -> date:
+        day = super().to_internal_value(value)
+        if not safe_input.FIRST_DAY <= day <= safe_input.LAST_DAY:
+            self.fail("out_of_range")
+        return day
+
+
 class LeaderboardQuery(serializers.Serializer[Any]):
     game = serializers.ChoiceField(choices=[("", "all games"), *GAME_CHOICES], required=False, allow_blank=True,
                                    help_text="One game, or empty for all games together.")
     period = serializers.ChoiceField(choices=selectors.PERIODS, default="all")
-    start = serializers.DateField(required=False, help_text="custom period: first day (YYYY-MM-DD), inclusive.")
-    end = serializers.DateField(required=False, help_text="custom period: last day (YYYY-MM-DD), inclusive.")
+    start = PeriodDay(required=False, help_text="custom period: first day (YYYY-MM-DD, 1900-01-01 to 9998-12-31), "
+                                                "inclusive.")
+    end = PeriodDay(required=False, help_text="custom period: last day (YYYY-MM-DD, 1900-01-01 to 9998-12-31), "
+                                              "inclusive.")
     min_deals = serializers.IntegerField(default=selectors.DEFAULT_MIN_DEALS, min_value=0, max_value=1_000_000,
                                          help_text="Deals in the period needed to be ranked.")
 

@@ -203,7 +203,7 @@ def test_session_authenticated_api_posts_need_the_csrf_token(recording: dict[str
     entry = {"type": "trick", "cards": ["2", "3", "4", "5"], "idempotency_key": "k1"}
     refused = client.post(f"/api/deals/{deal.pk}/entries/", entry, format="json")
     assert refused.status_code == 403
-    assert refused.json() == {"error": "CSRF Failed: CSRF cookie not set."}
+    assert refused.json() == {"error": "CSRF Failed: CSRF cookie not set.", "code": "forbidden"}
     assert not Entry.objects.filter(deal=deal).exists()
     # The pages' JavaScript sends the cookie's token as X-CSRFToken.
     client.get(f"/deals/{deal.pk}/")
@@ -288,7 +288,8 @@ def test_the_api_token_endpoint_is_throttled(club_setup: dict[str, Any], fresh_c
     client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     for _ in range(3):
         response = client.post("/api/auth/token/", {"username": "scorer", "password": "wrong"}, format="json")
-        assert (response.status_code, response.json()) == (400, {"error": "Wrong username or password."})
+        assert (response.status_code, response.json()) == (
+            400, {"error": "Wrong username or password.", "code": "refused"})
     throttled = client.post("/api/auth/token/", {"username": "scorer", "password": PASSWORD}, format="json")
     assert throttled.status_code == 429
     assert throttled.json()["error"].startswith("Request was throttled.")

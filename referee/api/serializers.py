@@ -6,9 +6,12 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from referee.api.errors import CODES
 from referee.models import GAME_CHOICES, Club, Deal, Entry, Member, Role, Session
+from referee.selectors import with_names
 
 
 class TokenRequestSerializer(serializers.Serializer[Any]):
@@ -22,6 +25,8 @@ class TokenSerializer(serializers.Serializer[Any]):
 
 class ErrorSerializer(serializers.Serializer[Any]):
     error = serializers.CharField(help_text="A message a person understands.")
+    code = serializers.CharField(help_text="A stable code to branch on, never reworded: " + "; ".join(
+        f"`{code}` ({meaning})" for code, meaning in CODES.items()))
 
 
 class ClubSerializer(serializers.ModelSerializer[Club]):
@@ -124,7 +129,11 @@ class DealStartSerializer(serializers.Serializer[Any]):
 
 
 class EntrySerializer(serializers.ModelSerializer[Entry]):
+    """An entry; its ``result`` speaks of the players by name (``context["names"]``, seat order),
+    as the pages do: "Ona +27", not "Seat 0: +27"."""
+
     author = serializers.SerializerMethodField()
+    result = serializers.SerializerMethodField()
 
     class Meta:
         model = Entry
@@ -133,17 +142,21 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
     def get_author(self, entry: Entry) -> str | None:
         return entry.author.get_username() if entry.author else None
 
+    @extend_schema_field(serializers.JSONField(allow_null=True))
+    def get_result(self, entry: Entry) -> Any:
+        return with_names(entry.result, self.context.get("names", []))
+
 
 _CREATED_AT = serializers.DateTimeField()
 
 
-def entry_data(entry: Entry) -> dict[str, Any]:
-    """``EntrySerializer(entry).data`` without building a serializer, which costs more than the
-    rest of answering an entry (tests/api check the two stay equal)."""
+def entry_data(entry: Entry, names: list[str]) -> dict[str, Any]:
+    """``EntrySerializer(entry, context={"names": names}).data`` without building a serializer,
+    which costs more than the rest of answering an entry (tests/api check the two stay equal)."""
     return {
         "seq": entry.seq,
         "payload": entry.payload,
-        "result": entry.result,
+        "result": with_names(entry.result, names),
         "author": entry.author.get_username() if entry.author else None,
         "created_at": _CREATED_AT.to_representation(entry.created_at),
         "idempotency_key": entry.idempotency_key,

@@ -240,14 +240,14 @@ class DealDetailView(APIView):
 def _entry_body(request: Request) -> tuple[dict[str, Any], str | None, int | None]:
     """Split the body into the entry itself and the two transport fields."""
     if not isinstance(request.data, dict):
-        raise Refusal(_("The entry must be a JSON object with a “type”."))
+        raise Refusal(_("The entry must be a JSON object with a “type”."), code="invalid")
     payload = dict(request.data)
     key = payload.pop("idempotency_key", None)
     expected = payload.pop("expected_seq", None)
     if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 80):
-        raise Refusal(_("idempotency_key must be text of 1 to 80 characters."))
+        raise Refusal(_("idempotency_key must be text of 1 to 80 characters."), code="invalid")
     if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int) or expected < 0):
-        raise Refusal(_("expected_seq must be a whole number of 0 or more."))
+        raise Refusal(_("expected_seq must be a whole number of 0 or more."), code="invalid")
     return payload, key, expected
 
 
@@ -258,7 +258,8 @@ class DealEntriesView(APIView):
         entries = deal.entries.select_related("author").order_by("seq", "id")
         if request.query_params.get("all") not in ("1", "true"):
             entries = entries.filter(active=True)
-        return Response(s.EntrySerializer(entries, many=True).data)
+        names = selectors.seat_names(deal.session_id)
+        return Response(s.EntrySerializer(entries, many=True, context={"names": names}).data)
 
     @extend_schema(
         request=s.EntryRequestSerializer,
@@ -281,8 +282,9 @@ class DealEntriesView(APIView):
         added = services.entry_add(
             deal_id=pk, payload=payload, user=request.user, idempotency_key=key, expected_seq=expected
         )
-        body = {"entry": s.entry_data(added.entry),
-                "deal": selectors.deal_view(added.deal, names=added.names, state_view=added.view),
+        names = added.names if added.names is not None else selectors.seat_names(added.deal.session_id)
+        body = {"entry": s.entry_data(added.entry, names),
+                "deal": selectors.deal_view(added.deal, names=names, state_view=added.view),
                 "replayed": not added.created}
         return Response(body, status=201 if added.created else 200)
 

@@ -73,3 +73,17 @@ def start_deal(club_setup: dict[str, Any]) -> Callable[..., Any]:
 
 
 FOUR = ["Ona", "Jonas", "Rūta", "Petras"]
+
+
+class _AnyCode:
+    """Equal to any non-empty code: for refusals whose finer code the service chooses
+    (``illegal_entry``, ``stale_seq``, ``duplicate_key_conflict``, ``closed``, ...)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, str) and bool(other)
+
+    def __repr__(self) -> str:
+        return "<any code>"
+
+
+ANY_CODE: Any = _AnyCode()

@@ -178,9 +178,9 @@ def test_access(op: Op, role: str, world: dict[str, Any], api: Any) -> None:
 
 
 REFUSALS = {
-    "anon": {"error": "Authentication credentials were not provided."},
-    "outsider": {"error": "Not found."},
-    "member": {"error": "Only the club's scorers and admins can record or change play."},
+    "anon": {"code": "not_authenticated", "error": "Authentication credentials were not provided."},
+    "outsider": {"code": "not_found", "error": "Not found."},
+    "member": {"code": "forbidden", "error": "Only the club's scorers and admins can record or change play."},
 }
 
 
@@ -202,7 +202,7 @@ def test_refused_writes_change_nothing_and_say_why(role: str, world: dict[str, A
 
 def test_members_and_roles_are_the_admins_alone(world: dict[str, Any], api: Any) -> None:
     response = call(client_as(world, "scorer", api), MATRIX[6], world)
-    assert response.json() == {"error": "Only the club's admins can manage members and roles."}
+    assert response.json() == {"code": "forbidden", "error": "Only the club's admins can manage members and roles."}
 
 
 def test_lists_hold_only_ones_own_clubs(world: dict[str, Any], api: Any) -> None:
@@ -239,6 +239,6 @@ def test_another_clubs_member_ids_are_not_found(world: dict[str, Any], api: Any)
     assert admin.patch(f"/api/clubs/vilnius/members/{darius}/", {"role": "member"}, format="json").status_code == 404
     refused = admin.post("/api/sessions/", {"club": "vilnius", "game": "velnias",
                                             "players": [world["ona"], world["jonas"], darius]}, format="json")
-    assert refused.json() == {"error": f"Member {darius} is not a member of this club."}
+    assert refused.json() == {"code": "refused", "error": f"Member {darius} is not a member of this club."}
     for response in (h2h, refused):
         assert "Darius" not in response.content.decode()

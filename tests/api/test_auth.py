@@ -67,7 +67,9 @@ def test_every_endpoint_needs_credentials(table: dict[str, Any], client_for: Any
     for method, path, body in paths:
         response = call(anonymous, method, path, body)
         assert response.status_code == 401, (method, path)
-        assert response.json() == {"error": "Authentication credentials were not provided."}, (method, path)
+        assert response.json() == {
+            "code": "not_authenticated", "error": "Authentication credentials were not provided."
+        }, (method, path)
         assert response["WWW-Authenticate"] == "Token"
     assert counts() == before
 
@@ -77,7 +79,7 @@ def test_a_wrong_token_is_refused(table: dict[str, Any], client_for: Any) -> Non
     client.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
     response = client.get("/api/clubs/")
     assert response.status_code == 401
-    assert response.json() == {"error": "Invalid token."}
+    assert response.json() == {"code": "not_authenticated", "error": "Invalid token."}
 
 
 def test_another_club_sees_nothing_and_changes_nothing(
@@ -88,7 +90,7 @@ def test_another_club_sees_nothing_and_changes_nothing(
     for method, path, body in endpoints(table):
         response = call(outsider, method, path, body)
         assert response.status_code == 404, (method, path, response.json())
-        assert response.json() == {"error": "Not found."}, (method, path)
+        assert response.json() == {"code": "not_found", "error": "Not found."}, (method, path)
     assert counts() == before
     assert outsider.get("/api/sessions/").json() == []
     assert [c["slug"] for c in outsider.get("/api/clubs/").json()] == ["kaunas"]
@@ -123,7 +125,7 @@ def test_a_plain_member_reads_but_does_not_write(
             "Only the club's admins can manage members and roles." if path in admin_only
             else "Only the club's scorers and admins can record or change play."
         )
-        assert response.json() == {"error": expected}, (method, path)
+        assert response.json() == {"code": "forbidden", "error": expected}, (method, path)
     assert counts() == before
 
 
@@ -178,4 +180,4 @@ def test_an_inactive_user_gets_no_token(club_setup: dict[str, Any], client_for: 
     response = client_for().post("/api/auth/token/", {"username": "scorer", "password": "pass-word-123"},
                                  format="json")
     assert response.status_code == 400
-    assert response.json() == {"error": "Wrong username or password."}
+    assert response.json() == {"code": "refused", "error": "Wrong username or password."}

@@ -89,7 +89,7 @@ def test_detail_for_a_member(club_setup: dict[str, Any], client_for: Any) -> Non
 def test_detail_of_another_club_is_not_found(club_setup: dict[str, Any], client_for: Any) -> None:
     response = client_for(club_setup["users"]["outsider"]).get("/api/clubs/vilnius/")
     assert response.status_code == 404
-    assert response.json() == {"error": "Not found."}
+    assert response.json() == {"code": "not_found", "error": "Not found."}
 
 
 def test_admin_updates_the_club(club_setup: dict[str, Any], client_for: Any) -> None:
@@ -105,7 +105,7 @@ def test_admin_updates_the_club(club_setup: dict[str, Any], client_for: Any) -> 
 def test_scorer_cannot_update_the_club(club_setup: dict[str, Any], client_for: Any) -> None:
     response = client_for(club_setup["users"]["scorer"]).patch("/api/clubs/vilnius/", {"name": "X"}, format="json")
     assert response.status_code == 403
-    assert response.json() == {"error": "Only the club's admins can manage members and roles."}
+    assert response.json() == {"code": "forbidden", "error": "Only the club's admins can manage members and roles."}
     assert Club.objects.get(slug="vilnius").name == "Vilniaus klubas"
 
 
@@ -126,7 +126,7 @@ def test_members_listed_by_name(club_setup: dict[str, Any], client_for: Any) -> 
 def test_members_of_another_club_are_not_found(club_setup: dict[str, Any], client_for: Any) -> None:
     response = client_for(club_setup["users"]["outsider"]).get("/api/clubs/vilnius/members/")
     assert response.status_code == 404
-    assert response.json() == {"error": "Not found."}
+    assert response.json() == {"code": "not_found", "error": "Not found."}
 
 
 def test_admin_adds_a_member_linked_to_a_user(
@@ -183,7 +183,7 @@ def test_only_admins_add_members(club_setup: dict[str, Any], client_for: Any, co
         "/api/clubs/vilnius/members/", {"name": "Lina"}, format="json"
     )
     assert response.status_code == 403
-    assert response.json() == {"error": "Only the club's admins can manage members and roles."}
+    assert response.json() == {"code": "forbidden", "error": "Only the club's admins can manage members and roles."}
     assert counts() == before
 
 
@@ -193,7 +193,7 @@ def test_outsider_cannot_add_members(club_setup: dict[str, Any], client_for: Any
         "/api/clubs/vilnius/members/", {"name": "Lina"}, format="json"
     )
     assert response.status_code == 404
-    assert response.json() == {"error": "Not found."}
+    assert response.json() == {"code": "not_found", "error": "Not found."}
     assert counts() == before
 
 
@@ -214,7 +214,7 @@ def test_member_of_another_club_cannot_be_changed_through_this_one(club_setup: d
         f"/api/clubs/vilnius/members/{darius.pk}/", {"role": "member"}, format="json"
     )
     assert response.status_code == 404
-    assert response.json() == {"error": "Not found."}
+    assert response.json() == {"code": "not_found", "error": "Not found."}
     darius.refresh_from_db()
     assert darius.role == Role.ADMIN
 
@@ -226,7 +226,9 @@ def test_the_last_admin_cannot_step_down(club_setup: dict[str, Any], client_for:
         f"/api/clubs/vilnius/members/{ona.pk}/", body, format="json"
     )
     assert response.status_code == 400
-    assert response.json() == {"error": "A club needs at least one admin; make someone else admin first."}
+    assert response.json() == {
+        "code": "refused", "error": "A club needs at least one admin; make someone else admin first."
+    }
     ona.refresh_from_db()
     assert (ona.role, ona.active) == (Role.ADMIN, True)
 

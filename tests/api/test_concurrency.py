@@ -108,6 +108,7 @@ def test_twenty_different_entries_at_the_same_seq_store_exactly_one(
     winner = next(i for i, (status, _) in enumerate(results) if status == 201)
     for status, body in results:
         if status == 409:
+            assert isinstance(body.pop("code"), str)  # the service's code (stale_seq)
             assert body == {
                 "error": "Another device recorded first: this deal is now at entry 1. Reload and try again.",
                 "seq": 1,
@@ -178,6 +179,7 @@ def test_twenty_tablets_starting_a_deal_start_one(
     assert Counter(status for status, _ in results) == {201: 1, 400: THREADS - 1}
     for status, body in results:
         if status == 400:
+            assert isinstance(body.pop("code"), str)  # the service's code (running_deal)
             assert body == {"error": "Deal 1 is still running; finish it before starting the next."}
     assert list(session.deals.values_list("number", flat=True)) == [1]
 

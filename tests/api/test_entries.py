@@ -6,6 +6,7 @@ through the API exactly as a tablet would, with idempotency keys and ``expected_
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 
 from referee.models import Deal, Entry
 from scoring.models import DealResult
+from tests.api.conftest import ANY_CODE
 
 from .conftest import FOUR
 
@@ -156,7 +158,9 @@ def test_cheat_refuses_a_place_out_of_turn_naming_the_players(
     before = counts()
     response = post(scorer_client, deal, {"type": "place", "player": 1})
     assert response.status_code == 400
-    assert response.json() == {"error": "It is Ona's turn to place a card and announce A, not Jonas's."}
+    assert response.json() == {
+        "code": ANY_CODE, "error": "It is Ona's turn to place a card and announce A, not Jonas's."
+    }
     assert counts() == before
     assert post(scorer_client, deal, {"type": "place", "player": 0}).status_code == 201
     challenged = post(scorer_client, deal, {"type": "challenge", "challenger": 1, "revealed": "5H"})
@@ -222,7 +226,7 @@ def test_velnias_refusals_store_nothing(
     state_before = velnias_deal.state
     response = post(scorer_client, velnias_deal, entry)
     assert response.status_code == 400
-    assert response.json() == {"error": message}
+    assert response.json() == {"code": ANY_CODE, "error": message}
     assert counts() == before
     velnias_deal.refresh_from_db()
     assert (velnias_deal.seq, velnias_deal.status, velnias_deal.state) == (0, "running", state_before)
@@ -248,7 +252,7 @@ def test_rukas_refusals_store_nothing(
     before, state_before = counts(), rukas_deal.state
     response = post(scorer_client, rukas_deal, entry)
     assert response.status_code == 400
-    assert response.json() == {"error": message}
+    assert response.json() == {"code": ANY_CODE, "error": message}
     assert counts() == before
     rukas_deal.refresh_from_db()
     assert (rukas_deal.seq, rukas_deal.state) == (1, state_before)
@@ -259,7 +263,7 @@ def test_nothing_more_is_recorded_in_a_finished_deal(scorer_client: Any, velnias
     before = counts()
     response = post(scorer_client, velnias_deal, {**LAST_CARD, "player": 1})
     assert response.status_code == 400
-    assert response.json() == {"error": "This deal has ended; nothing more can be recorded in it."}
+    assert response.json() == {"code": ANY_CODE, "error": "This deal has ended; nothing more can be recorded in it."}
     assert counts() == before
 
 
@@ -282,7 +286,7 @@ def test_transport_fields_are_checked(
     before = counts()
     response = post(scorer_client, velnias_deal, body)
     assert response.status_code == 400
-    assert response.json() == {"error": message}
+    assert response.json() == {"code": "invalid", "error": message}
     assert counts() == before
 
 
@@ -293,6 +297,7 @@ def test_a_body_that_is_not_json_is_refused(scorer_client: Any, velnias_deal: De
     )
     assert response.status_code == 400
     assert response.json() == {
+        "code": "malformed_json",
         "error": "The request body is not valid JSON: JSON parse error - "
                  "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"
     }
@@ -303,7 +308,7 @@ def test_an_unknown_deal_is_not_found(scorer_client: Any, counts: Any, club_setu
     before = counts()
     response = scorer_client.post("/api/deals/999999/entries/", LAST_CARD, format="json")
     assert response.status_code == 404
-    assert response.json() == {"error": "Not found."}
+    assert response.json() == {"code": "not_found", "error": "Not found."}
     assert counts() == before
 
 
@@ -364,6 +369,7 @@ def test_a_key_reused_for_a_different_entry_is_a_conflict(
     response = post(scorer_client, rukas_deal, {"type": "trick", "cards": ["3", "2"], "idempotency_key": "a"})
     assert response.status_code == 409
     assert response.json() == {
+        "code": ANY_CODE,
         "error": "This idempotency key was already used for a different entry; create a new key.", "seq": 1,
     }
     assert counts() == before
@@ -395,6 +401,7 @@ def test_a_stale_expected_seq_is_a_conflict_with_the_current_seq(
     response = post(scorer_client, rukas_deal, {"type": "trick", "cards": ["3", "2"], "expected_seq": 0})
     assert response.status_code == 409
     assert response.json() == {
+        "code": ANY_CODE,
         "error": "Another device recorded first: this deal is now at entry 1. Reload and try again.", "seq": 1,
     }
     assert counts() == before
@@ -440,6 +447,17 @@ def test_the_answer_names_the_players_in_seat_order(
         answer = response.json()["deal"]
         assert answer["players"] == ["Petras", "Rūta", "Jonas", "Ona"]
         assert answer["state"]["last"]["text"].startswith("Petras turned the last face-down card")
+        assert response.json()["entry"]["result"]["text"] == answer["state"]["last"]["text"]
+
+
+def test_an_entrys_result_speaks_of_the_players_by_name(scorer_client: Any, velnias_deal: Deal) -> None:
+    """As the pages do: "Ona: +27", never "Seat 0: +27", in the answer and in the entry list."""
+    stored = post(scorer_client, velnias_deal, LAST_CARD).json()["entry"]["result"]["text"]
+    listed = scorer_client.get(f"/api/deals/{velnias_deal.pk}/entries/").json()[0]["result"]["text"]
+    assert stored == listed
+    assert stored.startswith("Ona turned the last face-down card")
+    assert re.search(r"\bOna:? \+27\b", stored) and re.search(r"\bJonas:? -9\b", stored), stored
+    assert "Seat" not in stored and "seat" not in stored
 
 
 def test_a_retry_after_the_session_closed_still_returns_the_original(
@@ -459,4 +477,6 @@ def test_a_retry_after_the_session_closed_still_returns_the_original(
     assert counts() == before
     fresh = post(scorer_client, velnias_deal, {**LAST_CARD, "idempotency_key": "end-2"})
     assert fresh.status_code == 400
-    assert fresh.json() == {"error": "This session is closed; reopen it to record or correct anything."}
+    assert fresh.json() == {
+        "code": ANY_CODE, "error": "This session is closed; reopen it to record or correct anything."
+    }

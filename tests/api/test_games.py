@@ -9,6 +9,7 @@ import pytest
 
 from referee.models import Deal
 from scoring.models import DealResult
+from tests.api.conftest import ANY_CODE
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +67,7 @@ def test_elgeta_refusals_store_nothing(
     before, state = counts(), deal.state
     response = post(scorer_client, deal, {"type": "trick", "rounds": rounds})
     assert response.status_code == 400
-    assert response.json() == {"error": message}
+    assert response.json() == {"code": ANY_CODE, "error": message}
     assert counts() == before
     deal.refresh_from_db()
     assert (deal.seq, deal.state) == (1, state)
@@ -113,5 +114,5 @@ def test_michigan_refusals_store_nothing(
     before = counts()
     response = post(scorer_client, deal, entry)
     assert response.status_code == 400
-    assert response.json() == {"error": message}
+    assert response.json() == {"code": ANY_CODE, "error": message}
     assert counts() == before

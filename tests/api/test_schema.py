@@ -41,7 +41,7 @@ def test_schema_documents_the_error_format_and_the_conflict(client_for: Any) -> 
     assert {"200", "201", "400", "401", "403", "404", "409"} <= set(entries["responses"])
     conflict = entries["responses"]["409"]["content"]["application/json"]["schema"]
     assert conflict == {"$ref": "#/components/schemas/Error"}
-    assert schema["components"]["schemas"]["Error"]["required"] == ["error"]
+    assert set(schema["components"]["schemas"]["Error"]["required"]) == {"error", "code"}
     body = schema["components"]["schemas"]["EntryRequestRequest"]["properties"]
     assert {"type", "idempotency_key", "expected_seq"} <= set(body)
 

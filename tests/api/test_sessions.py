@@ -10,6 +10,7 @@ import pytest
 
 from referee import services
 from referee.models import Deal, Seat, Session
+from tests.api.conftest import ANY_CODE
 
 from .conftest import FOUR
 
@@ -100,7 +101,7 @@ def test_start_refuses_a_player_count_the_game_does_not_allow(
         format="json",
     )
     assert response.status_code == 400
-    assert response.json() == {"error": "Pašėlęs Velnias is played by 3 to 8 players, not 2."}
+    assert response.json() == {"code": ANY_CODE, "error": "Pašėlęs Velnias is played by 3 to 8 players, not 2."}
     assert counts() == before
 
 
@@ -111,7 +112,7 @@ def test_start_refuses_a_member_seated_twice(club_setup: dict[str, Any], client_
         format="json",
     )
     assert response.status_code == 400
-    assert response.json() == {"error": "A member can take only one seat."}
+    assert response.json() == {"code": ANY_CODE, "error": "A member can take only one seat."}
     assert counts() == before
 
 
@@ -124,7 +125,7 @@ def test_start_refuses_a_member_of_another_club(club_setup: dict[str, Any], clie
         format="json",
     )
     assert response.status_code == 400
-    assert response.json() == {"error": f"Member {darius}, 99999 is not a member of this club."}
+    assert response.json() == {"code": "refused", "error": f"Member {darius}, 99999 is not a member of this club."}
     assert counts() == before
 
 
@@ -135,7 +136,7 @@ def test_start_in_a_club_of_someone_else_is_not_found(club_setup: dict[str, Any]
         format="json",
     )
     assert response.status_code == 404
-    assert response.json() == {"error": "Not found."}
+    assert response.json() == {"code": "not_found", "error": "Not found."}
     assert counts() == before
 
 
@@ -145,7 +146,9 @@ def test_a_plain_member_cannot_start_a_session(club_setup: dict[str, Any], clien
         "/api/sessions/", {"club": "vilnius", "game": "velnias", "players": ids(club_setup, *FOUR)}, format="json"
     )
     assert response.status_code == 403
-    assert response.json() == {"error": "Only the club's scorers and admins can record or change play."}
+    assert response.json() == {
+        "code": "forbidden", "error": "Only the club's scorers and admins can record or change play."
+    }
     assert counts() == before
 
 
@@ -206,7 +209,7 @@ def test_detail_of_another_clubs_session_is_not_found(
     for path in (f"/api/sessions/{session.pk}/", f"/api/sessions/{session.pk}/deals/", "/api/sessions/999999/"):
         response = client_for(club_setup["users"]["outsider"]).get(path)
         assert response.status_code == 404, path
-        assert response.json() == {"error": "Not found."}
+        assert response.json() == {"code": "not_found", "error": "Not found."}
 
 
 # -- deals -----------------------------------------------------------------------------------
@@ -304,7 +307,9 @@ def test_only_one_deal_runs_at_a_time(club_setup: dict[str, Any], client_for: An
     response = client_for(club_setup["users"]["scorer"]).post(f"/api/sessions/{session.pk}/deals/", {},
                                                               format="json")
     assert response.status_code == 400
-    assert response.json() == {"error": "Deal 1 is still running; finish it before starting the next."}
+    assert response.json() == {
+        "code": ANY_CODE, "error": "Deal 1 is still running; finish it before starting the next."
+    }
     assert counts() == before
 
 
@@ -315,7 +320,9 @@ def test_a_member_cannot_start_a_deal(club_setup: dict[str, Any], client_for: An
     response = client_for(club_setup["users"]["member"]).post(f"/api/sessions/{session.pk}/deals/", {},
                                                               format="json")
     assert response.status_code == 403
-    assert response.json() == {"error": "Only the club's scorers and admins can record or change play."}
+    assert response.json() == {
+        "code": "forbidden", "error": "Only the club's scorers and admins can record or change play."
+    }
     assert counts() == before
 
 
@@ -337,7 +344,9 @@ def test_a_deal_with_entries_cannot_be_discarded(club_setup: dict[str, Any], cli
     before = counts()
     response = client.delete(f"/api/deals/{deal.pk}/")
     assert response.status_code == 400
-    assert response.json() == {"error": "Only a deal with nothing recorded can be discarded; undo its entries first."}
+    assert response.json() == {
+        "code": ANY_CODE, "error": "Only a deal with nothing recorded can be discarded; undo its entries first."
+    }
     assert counts() == before
 
 
@@ -367,6 +376,7 @@ def test_close_refuses_while_a_deal_runs(club_setup: dict[str, Any], client_for:
     response = client_for(club_setup["users"]["scorer"]).post(f"/api/sessions/{session.pk}/close/")
     assert response.status_code == 400
     assert response.json() == {
+        "code": ANY_CODE,
         "error": "Deal 1 is still running: finish it, or undo its entries and discard it, before closing."
     }
     session.refresh_from_db()
@@ -395,19 +405,21 @@ def test_a_closed_session_refuses_everything_that_records(
     ]
     for response in attempts:
         assert response.status_code == 400
-        assert response.json() == {"error": closed}
+        assert response.json() == {"code": ANY_CODE, "error": closed}
     assert counts() == before
     again = client.post(f"/api/sessions/{vel.pk}/reopen/")
     assert again.status_code == 200
     twice = client.post(f"/api/sessions/{vel.pk}/reopen/")
-    assert (twice.status_code, twice.json()) == (400, {"error": "This session is already open."})
+    assert (twice.status_code, twice.json()) == (400, {"code": ANY_CODE, "error": "This session is already open."})
 
 
 def test_a_member_cannot_close(club_setup: dict[str, Any], client_for: Any, start_session: Any) -> None:
     session = start_session("velnias", FOUR)
     response = client_for(club_setup["users"]["member"]).post(f"/api/sessions/{session.pk}/close/")
     assert response.status_code == 403
-    assert response.json() == {"error": "Only the club's scorers and admins can record or change play."}
+    assert response.json() == {
+        "code": "forbidden", "error": "Only the club's scorers and admins can record or change play."
+    }
     session.refresh_from_db()
     assert session.status == "open"
 

@@ -11,6 +11,7 @@ import pytest
 from referee.models import ChangeKind, Deal, DealChange, Entry
 from referee.rules import GAMES
 from scoring.models import DealResult
+from tests.api.conftest import ANY_CODE
 
 from .conftest import FOUR
 from .test_entries import LAST_CARD, RUKAS_DEAL
@@ -113,6 +114,7 @@ def test_undo_with_a_stale_seq_is_a_conflict(scorer_client: Any, rukas_deal: Dea
     response = scorer_client.post(f"/api/deals/{rukas_deal.pk}/undo/", {"expected_seq": 1}, format="json")
     assert response.status_code == 409
     assert response.json() == {
+        "code": ANY_CODE,
         "error": "Another device recorded first: this deal is now at entry 2. Reload and try again.", "seq": 2,
     }
     assert counts() == before
@@ -122,7 +124,7 @@ def test_undo_in_an_empty_deal_is_refused(scorer_client: Any, rukas_deal: Deal, 
     before = counts()
     response = scorer_client.post(f"/api/deals/{rukas_deal.pk}/undo/", {}, format="json")
     assert response.status_code == 400
-    assert response.json() == {"error": "There is nothing to undo in this deal."}
+    assert response.json() == {"code": ANY_CODE, "error": "There is nothing to undo in this deal."}
     assert counts() == before
 
 
@@ -137,6 +139,7 @@ def test_undo_is_refused_once_a_later_deal_started(
     response = scorer_client.post(f"/api/deals/{first.pk}/undo/", {}, format="json")
     assert response.status_code == 400
     assert response.json() == {
+        "code": ANY_CODE,
         "error": "A later deal has started; correct this deal's entries instead of undoing them."
     }
     assert counts() == before
@@ -192,6 +195,7 @@ def test_a_correction_that_makes_a_later_entry_illegal_is_refused(
     )
     assert response.status_code == 400
     assert response.json() == {
+        "code": ANY_CODE,
         "error": "This correction is refused: Ona has already played their 3 this deal; "
                  "they still hold 2, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A."
     }
@@ -207,7 +211,7 @@ def test_a_correction_of_a_missing_entry_is_not_found(scorer_client: Any, rukas_
         f"/api/deals/{rukas_deal.pk}/entries/9/", {"type": "trick", "cards": ["5", "4"]}, format="json"
     )
     assert response.status_code == 404
-    assert response.json() == {"error": "This deal has no entry 9."}
+    assert response.json() == {"code": "not_found", "error": "This deal has no entry 9."}
     assert counts() == before
 
 
@@ -240,7 +244,9 @@ def test_a_member_can_neither_undo_nor_correct(
         member.put(f"/api/deals/{rukas_deal.pk}/entries/1/", {"type": "trick", "cards": ["5", "4"]}, format="json"),
     ):
         assert response.status_code == 403
-        assert response.json() == {"error": "Only the club's scorers and admins can record or change play."}
+        assert response.json() == {
+            "code": "forbidden", "error": "Only the club's scorers and admins can record or change play."
+        }
     assert counts() == before
 
 
@@ -282,9 +288,11 @@ def test_a_refused_correction_names_cards_in_the_sessions_notation(
     refused_correction = scorer_client.put(f"/api/deals/{deal.pk}/entries/1/", {"type": "trick", "cards": ["3", "4"]},
                                            format="json")
     assert refused_entry.json() == {
+        "code": ANY_CODE,
         "error": "Jonas has already played their 3 this deal; they still hold 4, 5, 6, 7, 8, 9, 10, V, D, K, T."
     }
     assert refused_correction.json() == {
+        "code": ANY_CODE,
         "error": "This correction is refused: Ona has already played their 3 this deal; "
                  "they still hold 2, 4, 5, 6, 7, 8, 9, 10, V, D, K, T."
     }

@@ -25,10 +25,10 @@ def test_session_figures_need_a_signed_in_member(club_setup, api, evening, endpo
     url = f"/api/sessions/{evening.pk}/{endpoint}/"
     assert api().get(url).status_code == 401
     outsider = api(club_setup["users"]["outsider"]).get(url)
-    assert (outsider.status_code, outsider.json()) == (404, {"error": "Not found."})
+    assert (outsider.status_code, outsider.json()) == (404, {"error": "Not found.", "code": "not_found"})
     assert api(club_setup["users"]["member"]).get(url).status_code == 200
     missing = api(club_setup["users"]["member"]).get("/api/sessions/999999/standings/")
-    assert (missing.status_code, missing.json()) == (404, {"error": "Not found."})
+    assert (missing.status_code, missing.json()) == (404, {"error": "Not found.", "code": "not_found"})
 
 
 def test_standings_json_and_csv(club_setup, api, evening):
@@ -75,7 +75,7 @@ def test_private_leaderboard_is_hidden_from_non_members(club_setup, api, evening
     url = "/api/clubs/vilnius/leaderboard/?min_deals=1"
     for client in (api(), api(club_setup["users"]["outsider"])):
         response = client.get(url)
-        assert (response.status_code, response.json()) == (404, {"error": "Not found."})
+        assert (response.status_code, response.json()) == (404, {"error": "Not found.", "code": "not_found"})
     body = api(club_setup["users"]["member"]).get(url).json()
     assert [(r["name"], r["deals"], r["money"]) for r in sorted(body["ranked"], key=lambda r: r["name"])] == [
         ("Jonas", 2, "0.50"), ("Ona", 2, "1.50"), ("Rūta", 2, "-2.00"),
@@ -98,7 +98,7 @@ def test_public_leaderboard_is_open_without_money(club_setup, api, evening):
     a, b = club_setup["members"]["admin"].pk, club_setup["members"]["scorer"].pk
     response = outsider.get(f"/api/clubs/vilnius/head-to-head/?a={a}&b={b}")
     assert (response.status_code, response.json()) == (
-        403, {"error": "Head-to-head and member history are only for the club's members."})
+        403, {"error": "Head-to-head and member history are only for the club's members.", "code": "forbidden"})
     response = outsider.get(f"/api/clubs/vilnius/members/{a}/history/")
     assert response.status_code == 403
     assert api().get(f"/api/clubs/vilnius/members/{a}/history/").status_code == 401
@@ -111,9 +111,11 @@ def test_another_clubs_board_never_shows_this_clubs_players(club_setup, api, eve
     ona = club_setup["members"]["admin"].pk
     darius = club_setup["members"]["outsider"].pk
     response = outsider.get(f"/api/clubs/kaunas/head-to-head/?a={darius}&b={ona}")
-    assert (response.status_code, response.json()) == (404, {"error": f"No member {ona} in this club."})
+    assert (response.status_code, response.json()) == (
+        404, {"error": f"No member {ona} in this club.", "code": "not_found"})
     response = outsider.get(f"/api/clubs/kaunas/members/{ona}/history/")
-    assert (response.status_code, response.json()) == (404, {"error": f"No member {ona} in this club."})
+    assert (response.status_code, response.json()) == (
+        404, {"error": f"No member {ona} in this club.", "code": "not_found"})
 
 
 @pytest.mark.parametrize(("query", "message"), [
@@ -133,7 +135,7 @@ def test_bad_leaderboard_query(club_setup, api, query, message):
 
 def test_unknown_club_is_not_found(club_setup, api):
     response = api(club_setup["users"]["member"]).get("/api/clubs/nowhere/leaderboard/")
-    assert (response.status_code, response.json()) == (404, {"error": "Not found."})
+    assert (response.status_code, response.json()) == (404, {"error": "Not found.", "code": "not_found"})
 
 
 def test_head_to_head_and_history_for_members(club_setup, api, evening):
