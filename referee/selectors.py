@@ -141,6 +141,17 @@ def running_deal_id(session_id: int) -> int | None:
     return next(iter(running), None)
 
 
+def has_later_deal(deal: Deal) -> bool:
+    """Whether the table has moved on: a finished deal with a later one can no longer be undone."""
+    return Deal.objects.filter(session_id=deal.session_id, number__gt=deal.number).exists()
+
+
+def deal_version(deal: Deal) -> str:
+    """Changes with every entry, undo or correction (undo then re-record keeps seq, not the last id)."""
+    last = Entry.objects.filter(deal=deal).aggregate(last=Max("id"))["last"] or 0
+    return f"{deal.seq}.{last}.{deal.status}"
+
+
 def last_deal(session: Session) -> Deal | None:
     """The session's latest deal (its snapshot says who deals next)."""
     return session.deals.order_by("-number").first()

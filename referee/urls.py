@@ -3,9 +3,9 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import audit_views, views
+from . import audit_views
 from .login import RateLimitedLoginView
-from .pages import club, deal_start, session, session_start
+from .pages import club, deal_start, recording, session, session_start
 
 urlpatterns = [
     path("login/", RateLimitedLoginView.as_view(redirect_authenticated_user=True), name="login"),
@@ -19,7 +19,7 @@ urlpatterns = [
     path("sessions/<int:pk>/audit/", audit_views.audit_page, name="session-audit"),
     path("sessions/<int:pk>/deals/new/", deal_start.deal_new, name="deal-new"),
     path("sessions/<int:pk>/close/", session.session_close, name="session-close"),
-    path("deals/<int:pk>/", views.deal_page, name="deal"),
-    path("deals/<int:pk>/live/", views.deal_live, name="deal-live"),
-    path("deals/<int:pk>/preview/", views.deal_preview, name="deal-preview"),
+    path("deals/<int:pk>/", recording.deal_page, name="deal"),
+    path("deals/<int:pk>/live/", recording.deal_live, name="deal-live"),
+    path("deals/<int:pk>/preview/", recording.deal_preview, name="deal-preview"),
 ]

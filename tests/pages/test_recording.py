@@ -10,7 +10,7 @@ import pytest
 from django.http import QueryDict
 
 from referee.models import Deal, Entry
-from referee.views import payload_from_form
+from referee.pages.entry_form import payload_from_form
 from scoring.models import DealResult
 
 from .conftest import record

@@ -1,0 +1,123 @@
+"""What the recording screen shows: the deal from its stored snapshot (never a replay), the
+players with their totals, the latest entries and what the game adds (``PAGES[slug].screen``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.cache import cache
+from django.utils.translation import gettext as _
+
+from referee import presenters, selectors
+from referee.games import PAGES
+from referee.models import Deal, DealStatus, SessionStatus
+from referee.rules import GAMES
+from referee.rules.cards import SUITS
+
+from .access import can_record
+from .entry_form import new_key
+
+#: How many of the deal's latest entries the recording screen lists.
+RECENT_ENTRIES = 6
+#: How long a deal version's engine view stays cached, in seconds.
+VIEW_CACHE_SECONDS = 600
+
+
+def deal_context(
+    deal: Deal, user: Any, role: str | None, *, errors: dict[str, str] | None = None,
+    redraw: dict[str, Any] | None = None, entered: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """Everything the recording screen shows, from the stored snapshot (never a replay).
+
+    ``redraw`` is the typed form when the scorer asked for the screen again without storing
+    anything (one of the game's ``redraw_actions``)."""
+    session = deal.session
+    names = selectors.seat_names_of(session)
+    rules = GAMES[session.game]
+    pages = PAGES[session.game]
+    version = selectors.deal_version(deal)
+    view = engine_view(deal, version)
+    notation = session.notation
+    finished = deal.status == DealStatus.FINISHED
+    session_open = session.status == SessionStatus.OPEN
+    entries = selectors.recent_entries(deal, RECENT_ENTRIES)
+    last_entry = entries[0] if entries else None
+    later_deal = finished and selectors.has_later_deal(deal)
+    totals = selectors.running_totals(session, len(names))
+    outcome = view.get("outcome")
+    players = [
+        {
+            "seat": seat, "name": name, "total": totals[seat],
+            "dealer": seat == deal.dealer, "first": seat == (deal.dealer + 1) % len(names),
+            "points": outcome["points"][seat] if outcome else None,
+            "place": outcome["placements"][seat] if outcome else None,
+        }
+        for seat, name in enumerate(names)
+    ]
+    context: dict[str, Any] = {
+        "deal": deal, "session": session, "club": session.club, "game": session.game, "view": view,
+        "game_template": pages.template,
+        "names": names, "notation": notation, "players": players, "finished": finished,
+        "can_record": can_record(role) and session_open, "role": role, "session_open": session_open,
+        "last_sentences": pages.explain_last(view, names, notation),
+        "undo_label": (
+            pages.describe_entry(last_entry.payload, last_entry.result, names, notation)
+            if last_entry is not None and not later_deal else None
+        ),
+        "entries": [
+            {"seq": e.seq, "text": pages.describe_entry(e.payload, e.result, names, notation)} for e in entries
+        ],
+        "errors": errors or {},
+        # A refused form (without JavaScript) comes back holding what was typed, never a default.
+        "entered": entered or {},
+        "key": new_key(),
+        "version": version,
+        "rank_pad": presenters.rank_pad(notation),
+        "suits": [{"letter": s, "symbol": presenters.SUIT_SYMBOLS[s], "name": presenters.suit_name(s)}
+                  for s in SUITS],
+        "unit": pages.unit_label(),
+        "next_dealer": rules.next_dealer(rules.from_dict(deal.state)) if finished else None,
+        "later_deal": later_deal,
+        "stake": session.stake,
+        "js_text": _js_text(names),
+    }
+    context.update(pages.screen(view, names, notation, state=deal.state, finished=finished, redraw=redraw))
+    return context
+
+
+def _js_text(names: list[str]) -> dict[str, Any]:
+    """The few sentences table.js says, in the reader's language."""
+    return {
+        "saving": _("Saving…"),
+        "saved": _("Saved."),
+        "undoing": _("Undoing…"),
+        "undone": _("Undone."),
+        "retrying": _("Not saved yet: the connection failed. Retrying… (the entry is kept on this device)"),
+        "offline": _("Offline: the entry is kept on this device and will be sent when the connection returns."),
+        "resending": _("Sending the entry kept from before the reload…"),
+        "server_error": _("The server could not save the entry (error %(status)s). Retrying…"),
+        "updated": _("Updated from another device."),
+        "changed_elsewhere": _("Another device recorded in this deal: the screen shows the latest state."),
+        "already_played": _("%(name)s has already played %(rank)s this deal."),
+        "not_allowed": _("%(rank)s is not possible for %(name)s here: %(reason)s"),
+        "all_filled": _("Every card is filled in: confirm, or tap a card to change it."),
+        "preview_error": _("The referee would refuse this:"),
+        "starting": _("Starting the next deal…"),
+        "tie_round": _("Tie-break round %(n)s"),
+        "no_card": _("no card to add"),
+        "names": names,
+    }
+
+
+def engine_view(deal: Deal, version: str) -> dict[str, Any]:
+    """The engine's view of the deal's snapshot, cached per deal version: every phone watching
+    the table re-renders after each entry, and a long deal's snapshot (Mičiganas keeps its
+    whole chip ledger) costs more to read than the page does to render."""
+    # The creation time keeps keys apart should a database ever be rebuilt with the same ids.
+    key = f"deal-view:{deal.pk}:{deal.created_at.timestamp()}:{version}"
+    view = cache.get(key)
+    if view is None:
+        rules = GAMES[deal.session.game]
+        view = rules.view(rules.from_dict(deal.state))
+        cache.set(key, view, timeout=VIEW_CACHE_SECONDS)
+    return view

@@ -1,0 +1,138 @@
+"""The recording screen: the deal page and its forms without JavaScript, the watchers' poll and
+the preview of an entry before the scorer confirms it.
+
+With JavaScript the forms drive the JSON API instead (idempotency keys, retries, live
+updates; see static/js/table.js); without it they post here and the same services decide.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from referee import selectors, services
+from referee.errors import NotAllowed, Refusal
+from referee.games import PAGES
+from referee.models import Deal
+from referee.rules import GAMES, IllegalEntry
+from referee.services import refusal_from
+
+from .access import can_record, deal_or_404
+from .deal_screen import deal_context
+from .entry_form import payload_from_form
+
+
+def _json_refusal(error: Refusal) -> JsonResponse:
+    return JsonResponse({"error": error.message, **error.extra}, status=error.status)
+
+
+@login_required
+def deal_page(request: HttpRequest, pk: int) -> HttpResponse:
+    deal, role = deal_or_404(request.user, pk)
+    if request.method == "POST":
+        return _deal_post(request, deal, role)
+    context = deal_context(deal, request.user, role)
+    if request.GET.get("fragment"):
+        response = render(request, "referee/deal_live.html", context)
+        response["X-Deal-Version"] = context["version"]
+        return response
+    return render(request, "referee/deal.html", context)
+
+
+def _deal_post(request: HttpRequest, deal: Deal, role: str | None) -> HttpResponse:
+    """The recording forms without JavaScript: the same services, then back to the screen."""
+    action = request.POST.get("action", "entry")
+    form_id = request.POST.get("form", "entry")
+    expected = request.POST.get("expected_seq", "")
+    expected_seq = int(expected) if expected.isdigit() else None
+    if action in PAGES[deal.session.game].redraw_actions:
+        # The screen again from what was typed (e.g. one more tie-break round): nothing is written.
+        context = deal_context(deal, request.user, role, redraw=payload_from_form(request.POST))
+        return render(request, "referee/deal.html", context)
+    payload = payload_from_form(request.POST)
+    try:
+        if action == "undo":
+            services.entry_undo(deal_id=deal.pk, user=request.user, expected_seq=expected_seq)
+        else:
+            services.entry_add(
+                deal_id=deal.pk, payload=payload, user=request.user,
+                idempotency_key=request.POST.get("idempotency_key") or None, expected_seq=expected_seq,
+            )
+    except Refusal as error:
+        deal.refresh_from_db()
+        context = deal_context(
+            deal, request.user, role, errors={form_id: error.message}, entered={form_id: payload},
+        )
+        return render(request, "referee/deal.html", context, status=error.status)
+    return redirect("deal", pk=deal.pk)
+
+
+@login_required
+def deal_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """Polling for watchers and a second tablet: 204 while nothing changed (two small queries),
+    else the live part of the screen. ``X-Running-Deal`` names the session's running deal, so a
+    finished deal's watchers follow the table to the next one."""
+    found = selectors.deal_for_poll(request.user, pk)
+    if found is None:
+        raise Http404(_("Not found."))
+    deal, role = found
+    version = selectors.deal_version(deal)
+    running_id = selectors.running_deal_id(deal.session_id)
+    if request.GET.get("v") == version:
+        response = HttpResponse(status=204)
+    else:
+        deal, role = deal_or_404(request.user, pk)
+        response = render(request, "referee/deal_live.html", deal_context(deal, request.user, role))
+    response["X-Deal-Version"] = version
+    response["X-Running-Deal"] = str(running_id or "")
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_POST
+def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
+    """What the referee would conclude from an entry, without storing it (the points shown
+    before the scorer confirms). Same checks, same messages; nothing is written."""
+    deal, role = deal_or_404(request.user, pk)
+    session = deal.session
+    try:
+        if not can_record(role):
+            raise NotAllowed(_("Only the club's scorers and admins can record or change play."))
+        try:
+            payload = json.loads(request.body or b"{}")
+        except ValueError as bad:
+            raise Refusal(_("The entry must be a JSON object with a “type”.")) from bad
+        if not isinstance(payload, dict):
+            raise Refusal(_("The entry must be a JSON object with a “type”."))
+        payload.pop("idempotency_key", None)
+        payload.pop("expected_seq", None)
+        rules = GAMES[session.game]
+        pages = PAGES[session.game]
+        names = selectors.seat_names_of(session)
+        try:
+            state = rules.apply(rules.from_dict(deal.state), payload)
+        except IllegalEntry as error:
+            refusal = refusal_from(error, session, names)
+            refusal.extra.update(pages.refusal_hint(deal.state, session.notation, error.params, payload))
+            raise refusal from error
+    except Refusal as error:
+        return _json_refusal(error)
+    view = rules.view(state)
+    outcome = view.get("outcome")
+    html = render_to_string("referee/preview.html", {
+        "names": names, "outcome": outcome, "view": view, "game": session.game,
+        "sentences": pages.explain_last(view, names, session.notation),
+        **pages.preview(view, names),
+        "rows": [
+            {"name": name, "points": outcome["points"][seat] if outcome else None}
+            for seat, name in enumerate(names)
+        ],
+    }, request=request)
+    return JsonResponse({"html": html, "points": outcome["points"] if outcome else None})
