@@ -16,7 +16,7 @@ from django.utils import timezone
 from referee.models import Club
 
 from . import ratings
-from .models import AGGREGATES, OVERALL, ChipMovement, DealResult, RatingStream, RatingUpdate, Reason
+from .models import AGGREGATES, OVERALL, ChipMovement, DealResult, RatingStream, RatingUpdate
 
 
 def rebuild_club(*, club: Club) -> None:
@@ -55,8 +55,8 @@ def _rebuild_aggregates(club: Club) -> None:
         "game", "finished_at", "member_id", "won", "points", "money"
     ).iterator(chunk_size=5000):
         add(game, moment, member, 1, int(won), points, money)
-    # Mičiganas' M3 split at close counts as points and money, not as deals.
-    splits = ChipMovement.objects.filter(session__club=club, deal__isnull=True, reason=Reason.SPLIT).select_related(
+    # What a close settled (Mičiganas' M3 split) counts as points and money, not as deals.
+    splits = ChipMovement.objects.filter(session__club=club, deal__isnull=True).select_related(
         "session"
     )
     for move in splits:

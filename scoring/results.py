@@ -4,14 +4,15 @@ Called by the hooks in ``scoring.services`` inside the referee's transaction, so
 results, its chip movements, its month's aggregates and its rating step are stored (or
 removed again) together with the entry that finished (or reopened) it.
 
-Money (decided for a real club table, and the same in the settlement):
+Money (decided for a real club table, and the same in the settlement), by each game's
+``money_rule`` (``Game.money_units``):
 
-* Pašėlęs Velnias and Mičiganas are paid as played: a seat's money in a deal is its
+* ``AS_PLAYED`` (Pašėlęs Velnias, Mičiganas): a seat's money in a deal is its
   points (Velnias) or net chips (Mičiganas) x the session's stake. Velnias points are
   zero-sum in every deal; Mičiganas chips are zero-sum together with the prize cards, and
   M3 shares the prize cards' chips out at close, so the evening is zero-sum.
-* Elgeta, Rūkas and Apgaudinėjimas score points that are not zero-sum (one winner, tricks,
-  one loser), so every pair of players settles the difference of their points: a seat gets
+* ``PAIR_DIFFERENCE`` (Elgeta, Rūkas, Apgaudinėjimas): points that are not zero-sum (one
+  winner, tricks, one loser), so every pair of players settles the difference of their points: a seat gets
   ``(its points - the other's points) x stake`` from every other seat, i.e.
   ``units = n x points - sum(points)``. That is the club's "each pays each the difference":
   in Elgeta every beggar pays the winner one stake, in Apgaudinėjimas the apgavikas pays
@@ -21,16 +22,16 @@ Money (decided for a real club table, and the same in the settlement):
 A seat's money in a deal is ``units x stake`` (exact decimals: the stake has two decimal
 places and units are whole numbers), in the session's currency (the club's).
 
-M3 at close (Mičiganas): the chips still on the prize cards are shared equally; the
-indivisible chips go one each to the players in seat order starting after the last
-dealer. They are written as ``split`` movements from the prize cards (card by card, in the
-prize order) and added to the month of the close; reopening the session removes exactly
-those movements and subtracts exactly what they added.
+A game that keeps chips (``scoring.chips``) stores its deals' ``chip_movements`` and, at
+the session's close, the ``close_movements`` of its last finished deal (Mičiganas M3: the
+chips still on the prize cards shared out). Those are stored without a deal and added to
+the month of the close; reopening the session removes exactly those movements and
+subtracts exactly what they added.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -41,34 +42,14 @@ from django.utils import timezone
 from referee.models import Deal, DealStatus, Session
 from referee.rules import GAMES
 
-from . import ratings
-from .models import AGGREGATES, ChipMovement, DealResult, Reason
-
-#: Games whose points are paid pair by pair (the difference), see the module docstring.
-PAIRWISE_GAMES = frozenset({"elgeta", "rukas", "cheat"})
-
-
-def money_units(game: str, points: Sequence[int]) -> list[int]:
-    """Stakes each seat wins (+) or pays (-) for a deal with these points."""
-    if game in PAIRWISE_GAMES:
-        total = sum(points)
-        return [len(points) * p - total for p in points]
-    return list(points)
+from . import chips, ratings
+from .models import AGGREGATES, ChipMovement, DealResult
 
 
 def month_of(moment: datetime) -> date:
     """The aggregate month of a moment, in the club's time zone (settings.TIME_ZONE)."""
     local = timezone.localtime(moment)
     return date(local.year, local.month, 1)
-
-
-def split_pot(chips: int, players: int, last_dealer: int) -> list[int]:
-    """M3: ``chips`` shared equally; the remainder one each from the seat after the last dealer."""
-    share, rest = divmod(chips, players)
-    shares = [share] * players
-    for step in range(rest):
-        shares[(last_dealer + 1 + step) % players] += 1
-    return shares
 
 
 # -- aggregates --------------------------------------------------------------------------------
@@ -126,7 +107,7 @@ def record_deal(*, deal: Deal, state: Any) -> list[DealResult]:
     unrecord_deal(deal=deal)
     seats = list(session.seats.order_by("number").values_list("number", "member_id"))
     finished_at = deal.finished_at or timezone.now()
-    units = money_units(session.game, outcome.points)
+    units = rules.money_units(outcome.points)
     results = DealResult.objects.bulk_create(
         DealResult(
             deal=deal, session=session, club_id=session.club_id, game=session.game, member_id=member, seat=seat,
@@ -135,12 +116,11 @@ def record_deal(*, deal: Deal, state: Any) -> list[DealResult]:
         )
         for seat, member in seats
     )
-    if session.game == "michigan":
-        ChipMovement.objects.bulk_create(
-            _movement(session, deal, order, move, finished_at)
-            for order, move in enumerate(rules.view(state)["movements"])
-            if move["chips"]
-        )
+    ChipMovement.objects.bulk_create(
+        chips.movement(session, deal, order, move, finished_at)
+        for order, move in enumerate(rules.chip_movements(state))
+        if move["chips"]
+    )
     _bump(
         session.club_id, session.game, finished_at,
         ((r.member_id, 1, int(r.won), r.points, r.money) for r in results), sign=1,
@@ -150,17 +130,6 @@ def record_deal(*, deal: Deal, state: Any) -> list[DealResult]:
         placements={r.member_id: r.placement for r in results},
     )
     return results
-
-
-def _movement(session: Session, deal: Deal | None, order: int, move: dict[str, Any], at: datetime) -> ChipMovement:
-    source, target = move["from"], move["to"]
-    return ChipMovement(
-        session=session, deal=deal, order=order, chips=move["chips"], reason=move["reason"], at=at,
-        source_seat=source if isinstance(source, int) else None,
-        source_prize=source if isinstance(source, str) else "",
-        target_seat=target if isinstance(target, int) else None,
-        target_prize=target if isinstance(target, str) else "",
-    )
 
 
 def unrecord_deal(*, deal: Deal) -> None:
@@ -181,40 +150,17 @@ def unrecord_deal(*, deal: Deal) -> None:
 # -- sessions ----------------------------------------------------------------------------------
 
 
-def pot_now(session: Session) -> dict[str, int]:
-    """Chips on each prize card after the session's last finished deal (Mičiganas)."""
-    last = session.deals.filter(status=DealStatus.FINISHED).order_by("-number").first()
-    if last is None:
-        return {}
-    rules = GAMES["michigan"]
-    return dict(rules.pot_after(rules.from_dict(last.state)))  # type: ignore[attr-defined]
-
-
-def m3_movements(session: Session, at: datetime) -> list[ChipMovement]:
-    """The M3 split of the chips left on the prize cards, as movements (not saved)."""
-    last = session.deals.filter(status=DealStatus.FINISHED).order_by("-number").first()
+def close_movements(session: Session, at: datetime) -> list[ChipMovement]:
+    """What closing the session now settles (Mičiganas M3), as movements (not saved): the game's
+    ``close_movements`` after the last finished deal; none for a game without chips."""
+    rules = GAMES[session.game]
+    if not chips.keeps_chips(rules):
+        return []
+    last = session.deals.filter(status=DealStatus.FINISHED).order_by("-number").only("state").first()
     if last is None:
         return []
-    players = session.seats.count()
-    pot = pot_now(session)
-    shares = split_pot(sum(pot.values()), players, last.dealer)
-    cards = [[card, chips] for card, chips in pot.items() if chips]
-    moves: list[ChipMovement] = []
-    for step in range(players):
-        seat = (last.dealer + 1 + step) % players
-        owed = shares[seat]
-        # Take each share from the prize cards in prize order, so every card ends empty.
-        for card in cards:
-            if not owed:
-                break
-            take = min(owed, card[1])
-            if take:
-                moves.append(_movement(
-                    session, None, len(moves), {"from": card[0], "to": seat, "chips": take, "reason": Reason.SPLIT}, at
-                ))
-                card[1] -= take
-                owed -= take
-    return moves
+    moves = [move for move in rules.close_movements(rules.from_dict(last.state)) if move["chips"]]
+    return [chips.movement(session, None, order, move, at) for order, move in enumerate(moves)]
 
 
 def _split_rows(session: Session, moves: Iterable[ChipMovement]) -> list[tuple[int, int, int, int, Decimal]]:
@@ -223,22 +169,24 @@ def _split_rows(session: Session, moves: Iterable[ChipMovement]) -> list[tuple[i
     for move in moves:
         assert move.target_seat is not None
         per_seat[move.target_seat] = per_seat.get(move.target_seat, 0) + move.chips
-    return [(members[seat], 0, 0, chips, chips * session.stake) for seat, chips in sorted(per_seat.items())]
+    return [(members[seat], 0, 0, count, count * session.stake) for seat, count in sorted(per_seat.items())]
 
 
 def close_session(*, session: Session) -> None:
-    """M3 (Mičiganas): share out the chips left on the prize cards; other games settle nothing at close."""
-    if session.game != "michigan":
+    """Store what the close settles (Mičiganas M3: the chips left on the prize cards shared out)."""
+    if not chips.keeps_chips(GAMES[session.game]):
         return
-    reopen_session(session=session)  # never split twice
+    reopen_session(session=session)  # never settle twice
     at = session.closed_at or timezone.now()
-    moves = ChipMovement.objects.bulk_create(m3_movements(session, at))
+    moves = ChipMovement.objects.bulk_create(close_movements(session, at))
     _bump(session.club_id, session.game, at, _split_rows(session, moves), sign=1)
 
 
 def reopen_session(*, session: Session) -> None:
-    """Reverse the M3 split exactly: remove its movements and subtract what they added."""
-    moves = list(ChipMovement.objects.filter(session=session, deal__isnull=True, reason=Reason.SPLIT))
+    """Reverse what the close settled exactly: remove its movements and subtract what they added."""
+    if not chips.keeps_chips(GAMES[session.game]):
+        return
+    moves = list(ChipMovement.objects.filter(session=session, deal__isnull=True))
     if not moves:
         return
     by_moment: dict[datetime, list[ChipMovement]] = {}

@@ -10,10 +10,9 @@ import pytest
 from django.utils import timezone
 
 from referee.models import Deal, DealStatus, Seat, Session
-from referee.rules import Outcome
+from referee.rules import GAMES, Outcome
 from scoring import selectors, services
 from scoring.models import ChipMovement, DealResult, MemberDay, MemberMonth, MemberTotal
-from scoring.results import money_units
 from tests.scoring.helpers import aggregates, close, play, reopen, start, undo, velnias_end
 
 pytestmark = pytest.mark.django_db
@@ -21,6 +20,10 @@ pytestmark = pytest.mark.django_db
 
 def fresh(session: Session) -> Session:
     return Session.objects.get(pk=session.pk)
+
+
+def money_units(game: str, points: list[int]) -> list[int]:
+    return GAMES[game].money_units(points)
 
 
 def test_money_units_each_pair_settles_the_difference():
@@ -129,10 +132,11 @@ def test_cheat_counts_losses_and_the_apgavikas_pays_everyone(club_setup):
     assert (history["games"]["cheat"]["unit"], history["games"]["cheat"]["total"]) == ("losses", 2)
 
 
-class FakeElgeta:
-    """Stands in for the Elgeta engine to reach a draw (E3) without playing a cycle: only ``outcome`` is used."""
+class FakeElgeta(type(GAMES["elgeta"])):  # type: ignore[misc]
+    """The Elgeta engine with a given outcome, to reach a draw (E3) without playing a cycle."""
 
     def __init__(self, outcome: Outcome) -> None:
+        super().__init__()
         self._outcome = outcome
 
     def outcome(self, state: Any) -> Outcome:

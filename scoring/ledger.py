@@ -1,0 +1,229 @@
+"""Who owes whom in a session: the ledger of every movement, and the settlement (the fewest
+transfers, each explained, with any rounding to the club's coin shown).
+
+How money flows follows the game's facts, never its name: a game that keeps chips
+(``scoring.chips``) lists its chip movements between seats and prize cards; a game paid
+pair by pair (``MoneyRule.PAIR_DIFFERENCE``) has every pair settle the difference of their
+points; any other game pays as its engine's view of the deal says (Velnias' payments).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from referee.models import Deal, DealStatus, Session, SessionStatus
+from referee.rules import GAMES, Game, MoneyRule
+
+from . import chips
+from .figures import DEAL_BODY, close_settlement, money_text, players, seats_of
+from .models import DealResult
+from .settlement import fewest_transfers, round_to_coin
+
+
+def deal_flows(rules: Game[Any], deal: Deal, points: list[int]) -> list[tuple[int, int, int]]:
+    """(payer seat, payee seat, stakes) of one finished deal of a game without chips."""
+    if rules.money_rule is MoneyRule.PAIR_DIFFERENCE:
+        n = len(points)
+        return [
+            (j, i, points[i] - points[j]) for i in range(n) for j in range(n) if points[i] > points[j]
+        ]
+    last = rules.view(rules.from_dict(deal.state)).get("last") or {}
+    return [(p["from"], p["to"], p["points"]) for p in last.get("payments", []) if p["points"]]
+
+
+def _end(seat: int | None, prize: str, names: list[str]) -> tuple[int | str, str]:
+    if seat is not None:
+        return seat, names[seat]
+    return prize, _("prize card %(card)s") % {"card": prize}
+
+
+def ledger(session: Session) -> dict[str, Any]:
+    """Every movement of the session, the nets per seat and the zero-sum check.
+
+    With chips (Mičiganas): chips between seats and prize cards (antes, prizes, misplays,
+    payouts, the M3 split), including the running deal's movements so far. Otherwise: the
+    stakes each pair settles per deal (Velnias: its payments; the others: the difference of
+    points).
+    """
+    seats = seats_of(session)
+    names = [s.name for s in seats]
+    n = len(seats)
+    game = session.game
+    rules = GAMES[game]
+    keeps_chips = chips.keeps_chips(rules)
+    movements: list[dict[str, Any]] = []
+    prize_cards: dict[str, int] = {}
+
+    def add(deal: int | None, src: int | None, src_prize: str, dst: int | None, dst_prize: str, count: int,
+            reason: str, final: bool) -> None:
+        frm, frm_name = _end(src, src_prize, names)
+        to, to_name = _end(dst, dst_prize, names)
+        movements.append({"deal": deal, "from": frm, "from_name": frm_name, "to": to, "to_name": to_name,
+                          "chips": count, "reason": reason, "final": final})
+        for card, sign in ((src_prize, -1), (dst_prize, 1)):
+            if card:
+                prize_cards[card] = prize_cards.get(card, 0) + sign * count
+
+    if keeps_chips:
+        for prize in chips.prize_cards(rules, session.options):
+            prize_cards[prize] = 0
+        stored = session.chip_movements.select_related("deal").order_by("deal__number", "order")
+        closing = []
+        for m in stored:
+            if m.deal is None:
+                closing.append(m)
+                continue
+            add(m.deal.number, m.source_seat, m.source_prize, m.target_seat, m.target_prize, m.chips, m.reason, True)
+        running = session.deals.filter(status=DealStatus.RUNNING).first()
+        if running is not None:
+            for move in rules.chip_movements(rules.from_dict(running.state)):
+                add(running.number, *chips.ends(move), move["chips"], move["reason"], False)
+        for m in closing:
+            add(None, m.source_seat, m.source_prize, m.target_seat, m.target_prize, m.chips, m.reason, True)
+    else:
+        points_of: dict[int, list[int]] = {}
+        deals: dict[int, Deal] = {}
+        for r in DealResult.objects.filter(session=session).select_related("deal").order_by("deal__number", "seat"):
+            points_of.setdefault(r.deal_id, [0] * n)[r.seat] = r.points
+            deals[r.deal_id] = r.deal
+        for deal_id, points in points_of.items():
+            deal = deals[deal_id]
+            for payer, payee, stakes in deal_flows(rules, deal, points):
+                add(deal.number, payer, "", payee, "", stakes, "deal", True)
+    nets = [0] * n
+    for move in movements:
+        if isinstance(move["from"], int):
+            nets[move["from"]] -= move["chips"]
+        if isinstance(move["to"], int):
+            nets[move["to"]] += move["chips"]
+    players_net = sum(nets)
+    on_cards = sum(prize_cards.values())
+    unit = "chips" if keeps_chips else "stakes"
+    return {
+        "session": session.pk,
+        "game": game,
+        "unit": unit,
+        "stake": money_text(session.stake),
+        "currency": session.currency,
+        "players": players(seats),
+        "movements": movements,
+        "nets": [
+            {"seat": s.number, "member": s.member, "name": s.name, unit: nets[s.number],
+             "money": money_text(nets[s.number] * session.stake)}
+            for s in seats
+        ],
+        "on_prize_cards": prize_cards,
+        "zero_sum_check": {"players_net": players_net, "on_prize_cards": on_cards,
+                           "total": players_net + on_cards, "ok": players_net + on_cards == 0},
+    }
+
+
+def settlement(session: Session) -> dict[str, Any]:
+    """The fewest transfers that settle the session, each explained, with any rounding shown."""
+    seats = seats_of(session)
+    n = len(seats)
+    stake = session.stake
+    game = session.game
+    rules = GAMES[game]
+    keeps_chips = chips.keeps_chips(rules)
+    per_deal: dict[int, list[tuple[int, Decimal]]] = defaultdict(list)  # seat -> (deal number, money)
+    nets = [Decimal(0)] * n
+    results = DealResult.objects.filter(session=session).select_related("deal").defer(*DEAL_BODY)
+    for r in results.order_by("deal__number", "seat"):
+        nets[r.seat] += r.money
+        if r.money:
+            per_deal[r.seat].append((r.deal.number, r.money))
+    reasons: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    blocked = None
+    if keeps_chips:
+        for m in session.chip_movements.filter(deal__isnull=False):
+            if m.source_seat is not None:
+                reasons[m.source_seat][m.reason] -= m.chips
+            if m.target_seat is not None:
+                reasons[m.target_seat][m.reason] += m.chips
+        split_moves, _provisional = close_settlement(session)
+        for move in split_moves:
+            assert move.target_seat is not None
+            nets[move.target_seat] += move.chips * stake
+            reasons[move.target_seat][move.reason] += move.chips
+        if session.deals.filter(status=DealStatus.RUNNING).exists():
+            blocked = _("Deal in progress: the settlement counts finished deals only.")
+    exact = [(s.number, nets[s.number]) for s in seats]
+    rounded = round_to_coin(exact, session.coin)
+    transfers = fewest_transfers([(r.key, r.rounded) for r in rounded])
+    names = [s.name for s in seats]
+
+    def story(seat: int) -> dict[str, Any]:
+        return {
+            "deals": [{"deal": number, "money": money_text(m)} for number, m in per_deal[seat]],
+            "chips": ({reason: count for reason, count in reasons[seat].items() if count}
+                      if keeps_chips else None),
+        }
+
+    def explain(payer: int, payee: int, amount: Decimal) -> str:
+        lost = ", ".join(f"{d}: {money_text(m)}" for d, m in per_deal[payer] if m < 0) or "-"
+        won = ", ".join(f"{d}: +{money_text(m)}" for d, m in per_deal[payee] if m > 0) or "-"
+        text = _(
+            "%(payer)s pays %(payee)s %(amount)s %(currency)s. %(payer)s is down %(payer_net)s over the evening "
+            "(deals lost: %(lost)s); %(payee)s is up %(payee_net)s (deals won: %(won)s)."
+        ) % {
+            "payer": names[payer], "payee": names[payee], "amount": money_text(amount), "currency": session.currency,
+            "payer_net": money_text(-rounded[payer].rounded), "payee_net": money_text(rounded[payee].rounded),
+            "lost": lost, "won": won,
+        }
+        for seat in (payer, payee):
+            if rounded[seat].adjustment:
+                text += " " + _("%(name)s's exact net %(exact)s was rounded to %(rounded)s (the %(coin)s coin).") % {
+                    "name": names[seat], "exact": money_text(rounded[seat].exact),
+                    "rounded": money_text(rounded[seat].rounded), "coin": money_text(session.coin or Decimal(0)),
+                }
+        if keeps_chips:
+            text += " " + _("Chips: %(payer)s %(payer_chips)s; %(payee)s %(payee_chips)s.") % {
+                "payer": names[payer], "payee": names[payee],
+                "payer_chips": _chip_words(reasons[payer]), "payee_chips": _chip_words(reasons[payee]),
+            }
+        return text
+
+    return {
+        "session": session.pk,
+        "game": game,
+        "status": session.status,
+        "provisional": session.status != SessionStatus.CLOSED,
+        "note": blocked,
+        "stake": money_text(stake),
+        "currency": session.currency,
+        "coin": None if session.coin is None else money_text(session.coin),
+        "money_rule": _money_rule(rules),
+        "nets": [
+            {"seat": s.number, "member": s.member, "name": s.name, "exact": money_text(r.exact),
+             "rounded": money_text(r.rounded), "rounding": money_text(r.adjustment), **story(s.number)}
+            for s, r in zip(seats, rounded)
+        ],
+        "rounding_total": money_text(sum((r.adjustment for r in rounded), Decimal(0))),
+        "transfers": [
+            {"from": t.payer, "from_name": names[t.payer], "to": t.payee, "to_name": names[t.payee],
+             "amount": money_text(t.amount), "explanation": explain(t.payer, t.payee, t.amount)}
+            for t in transfers
+        ],
+    }
+
+
+def _chip_words(reasons: Mapping[str, int]) -> str:
+    labels = {"ante": _("antes"), "prize": _("prizes"), "misplay": _("misplays"), "payout": _("payouts"),
+              "split": _("M3 share")}
+    parts = [f"{label} {reasons[r]:+d}" for r, label in labels.items() if reasons.get(r)]
+    return ", ".join(parts) or "0"
+
+
+def _money_rule(rules: Game[Any]) -> str:
+    """How the session's money is counted, from the game's money rule and whether it keeps chips."""
+    if rules.money_rule is MoneyRule.PAIR_DIFFERENCE:
+        return _("Every pair of players settles the difference of their points x the stake.")
+    if chips.keeps_chips(rules):
+        return _("Net chips x the chip value; the chips left on the prize cards are shared at close (M3).")
+    return _("Points x the stake: Velnias points are already who pays whom.")
