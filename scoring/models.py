@@ -92,21 +92,30 @@ class ChipMovement(models.Model):
         indexes = [models.Index(fields=["session", "deal", "order"])]
 
 
-class MemberMonth(models.Model):
-    """A member's totals in one game in one calendar month (club time zone): the leaderboard's sums.
+class MemberAggregate(models.Model):
+    """A member's totals in one game over some stretch of time: the leaderboard's sums.
 
-    Updated in the same transaction as the results (and the M3 split) it adds up, and
-    subtracted again when they are reopened, so a period is at most a few rows per member.
+    Updated in the same transaction as the results (and what a close settles) it adds up,
+    and subtracted again when they are reopened (``scoring.results``), so a period is at
+    most a few rows per member.
     """
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
     game = models.CharField(max_length=10, choices=GAME_CHOICES)
-    month = models.DateField(help_text="The first day of the month.")
     deals = models.IntegerField(default=0)
     wins = models.IntegerField(default=0)
     points = models.BigIntegerField(default=0)
     money = models.DecimalField(max_digits=16, decimal_places=2, default=Decimal("0"))
+
+    class Meta:
+        abstract = True
+
+
+class MemberMonth(MemberAggregate):
+    """The totals per calendar month (club time zone): whole months of a period read these."""
+
+    month = models.DateField(help_text="The first day of the month.")
 
     class Meta:
         constraints = [
@@ -115,17 +124,10 @@ class MemberMonth(models.Model):
         indexes = [models.Index(fields=["club", "month"], name="member_month_club_month")]
 
 
-class MemberDay(models.Model):
-    """The same totals per calendar day: only the partial months at the edges of a custom period read them."""
+class MemberDay(MemberAggregate):
+    """The totals per calendar day: only the partial months at the edges of a custom period read them."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
-    game = models.CharField(max_length=10, choices=GAME_CHOICES)
     day = models.DateField()
-    deals = models.IntegerField(default=0)
-    wins = models.IntegerField(default=0)
-    points = models.BigIntegerField(default=0)
-    money = models.DecimalField(max_digits=16, decimal_places=2, default=Decimal("0"))
 
     class Meta:
         constraints = [
@@ -134,16 +136,8 @@ class MemberDay(models.Model):
         indexes = [models.Index(fields=["club", "day"], name="member_day_club_day")]
 
 
-class MemberTotal(models.Model):
-    """The same totals over all time: the all-time leaderboard reads one row per member and game."""
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
-    game = models.CharField(max_length=10, choices=GAME_CHOICES)
-    deals = models.IntegerField(default=0)
-    wins = models.IntegerField(default=0)
-    points = models.BigIntegerField(default=0)
-    money = models.DecimalField(max_digits=16, decimal_places=2, default=Decimal("0"))
+class MemberTotal(MemberAggregate):
+    """The totals over all time: the all-time leaderboard reads one row per member and game."""
 
     class Meta:
         constraints = [
@@ -152,7 +146,7 @@ class MemberTotal(models.Model):
 
 
 #: The aggregate tables and the column that buckets their time (None: all time).
-AGGREGATES: tuple[tuple[type[models.Model], str | None], ...] = (
+AGGREGATES: tuple[tuple[type[MemberAggregate], str | None], ...] = (
     (MemberMonth, "month"), (MemberDay, "day"), (MemberTotal, None),
 )
 
