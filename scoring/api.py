@@ -7,7 +7,6 @@ leaderboard for the same figures as a spreadsheet.
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Iterable, Sequence
 from datetime import date
@@ -34,10 +33,11 @@ from referee.models import GAME_CHOICES, Club, Member, Session
 from referee.permissions import club_role
 
 from . import selectors
+from .csv_writer import SpreadsheetWriter
 
 
 class CSVRenderer(BaseRenderer):
-    """Rows (a list of lists) as CSV; an error body as a one-column CSV with its message."""
+    """Rows (a list of lists) as CSV, formulas neutralised; an error body as a one-column CSV."""
 
     media_type = "text/csv"
     format = "csv"
@@ -47,8 +47,7 @@ class CSVRenderer(BaseRenderer):
         if isinstance(data, dict):
             data = [["error"], [data.get("error", "")]]
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerows(data or [])
+        SpreadsheetWriter(out, lineterminator="\n").writerows(data or [])
         return out.getvalue().encode("utf-8")
 
 

@@ -19,7 +19,6 @@ Ties go to the earliest deal (then trick, then seat), so a highlight never depen
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import io
 import json
@@ -38,6 +37,7 @@ from referee.games import PAGES, FactQuery
 from referee.models import DealStatus, Entry, Session
 
 from . import selectors
+from .csv_writer import SpreadsheetWriter
 from .models import DealResult
 
 #: Bump when the summary's shape or rendering changes, so stored summaries count as stale.
@@ -316,7 +316,7 @@ def render_csv(data: Mapping[str, Any]) -> str:
     """One row per deal (each seat's result in the session unit), then the totals, places and money."""
     names = [_spreadsheet_safe(name) for name in data["players"]]
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = SpreadsheetWriter(out, lineterminator="\r\n")
     writer.writerow([_("deal"), _("dealer"), *names, _("won by")])
     for deal in data["deals"]:
         writer.writerow([

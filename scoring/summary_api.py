@@ -67,7 +67,7 @@ class SessionSummaryView(_JSONOnly, APIView):
     def get(self, request: Request, pk: int) -> Response | HttpResponse:
         fmt = request.query_params.get("format", "json")
         if fmt not in ("json", "csv"):
-            raise Refusal(_("Unknown format “%(format)s”; use json or csv.") % {"format": fmt[:20]})
+            raise Refusal(_("Unknown format “%(format)s”; use json or csv.") % {"format": fmt[:20]}, code="invalid")
         session = _session_for(request.user, pk)
         summary = _summary_for(session)
         status = summary_status(summary, session)

@@ -132,7 +132,8 @@ def test_connection_lost_after_the_entry_insert_stores_nothing(scorer_client: AP
         response = post_entry(scorer_client, deal, entry, "k2", 2)
     assert fired, "the fault was never injected"
     assert response.status_code == 500
-    assert response.json() == {"error": "Something went wrong on our side; nothing was stored. Try again."}
+    assert response.json() == {"error": "Something went wrong on our side; nothing was stored. Try again.",
+                               "code": "server_error"}
     connections.close_all()
     assert picture(deal) == before
     assert_retry_stores_once(scorer_client, deal, entry, "k2", 2)

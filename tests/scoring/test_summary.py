@@ -456,19 +456,20 @@ def test_api_refusals(club_setup: Any, on_commit: Any, api: Any) -> None:
     url = f"/api/sessions/{session.pk}/summary/"
     assert member.get(url).status_code == 404
     assert member.get(url).json() == {
-        "error": "This session has no summary yet: it is built when the session is closed."}
+        "error": "This session has no summary yet: it is built when the session is closed.", "code": "not_found"}
     with on_commit():
         close(club_setup, session)
-    assert api(club_setup["users"]["outsider"]).get(url).json() == {"error": "Not found."}
+    assert api(club_setup["users"]["outsider"]).get(url).json() == {"error": "Not found.", "code": "not_found"}
     assert api().get(url).status_code == 401
     response = member.get(url + "?format=xml")
-    assert (response.status_code, response.json()) == (400, {"error": "Unknown format “xml”; use json or csv."})
+    assert (response.status_code, response.json()) == (
+        400, {"error": "Unknown format “xml”; use json or csv.", "code": "invalid"})
     response = member.post(url + "retry/")
     assert (response.status_code, response.json()) == (
-        403, {"error": "Only the club's scorers and admins can record or change play."})
+        403, {"error": "Only the club's scorers and admins can record or change play.", "code": "forbidden"})
     response = scorer.post(url + "retry/")
     assert (response.status_code, response.json()) == (
-        409, {"error": "The summary is already built; there is nothing to retry."})
+        409, {"error": "The summary is already built; there is nothing to retry.", "code": "conflict"})
 
 
 def test_csv_before_the_summary_is_done(club_setup: Any, api: Any) -> None:
@@ -478,10 +479,10 @@ def test_csv_before_the_summary_is_done(club_setup: Any, api: Any) -> None:
     response = api(club_setup["users"]["member"]).get(f"/api/sessions/{session.pk}/summary/?format=csv")
     assert (response.status_code, response.json()) == (409, {
         "error": "The summary is not ready yet: Waiting for a worker to build the summary.",
-        "state": "pending", "progress": 0})
+        "state": "pending", "progress": 0, "code": "conflict"})
     response = api(club_setup["users"]["scorer"]).post(f"/api/sessions/{session.pk}/summary/retry/")
     assert (response.status_code, response.json()) == (409, {
-        "error": "The summary is waiting for a worker; it will be built as soon as one runs."})
+        "error": "The summary is waiting for a worker; it will be built as soon as one runs.", "code": "conflict"})
 
 
 def test_chart_is_served_to_members_only(club_setup: Any, on_commit: Any, client: Any) -> None:
