@@ -48,12 +48,17 @@ def velnias_entries(data: st.DataObject, players: int) -> list[dict[str, Any]]:
 
 def michigan_entries(data: st.DataObject, players: int, hand_sizes: list[int]) -> list[dict[str, Any]]:
     entries: list[dict[str, Any]] = []
+    # A prize card played is a card out of that seat's hand: the out counts must leave room for it.
+    played = [0] * players
     for card in data.draw(st.lists(st.sampled_from(PRIZES), unique=True, max_size=4)):
         if data.draw(st.booleans()):
             entries.append({"type": "misplay", "player": data.draw(st.integers(0, players - 1))})
-        entries.append({"type": "prize", "card": card, "player": data.draw(st.integers(0, players - 1))})
+        player = data.draw(st.integers(0, players - 1))
+        played[player] += 1
+        entries.append({"type": "prize", "card": card, "player": player})
     out = data.draw(st.integers(0, players - 1))
-    counts = [0 if seat == out else data.draw(st.integers(1, hand_sizes[seat])) for seat in range(players)]
+    counts = [0 if seat == out else data.draw(st.integers(1, max(1, hand_sizes[seat] - played[seat])))
+              for seat in range(players)]
     entries.append({"type": "out", "player": out, "hand_counts": counts})
     return entries
 
