@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from referee.models import GAME_CHOICES, Member
 from referee.rules import GAMES, HouseRule
+from referee.safe_input import read_int
 
 #: What a fresh form shows.
 DEFAULTS = {"game": "velnias", "notation": "lt", "stake": "0", "coin": ""}
@@ -59,7 +60,8 @@ class SeatOrderWidget(forms.Widget):
 class SeatOrderField(forms.Field):
     """The ticked members in seat order: by the seat number given, then in list order.
 
-    Only the club's active members can be ticked; anything else posted is ignored."""
+    Only the club's active members can be ticked; anything else posted is ignored, and a seat
+    "number" that is not plain digits (``"x"``, ``"²"``) counts as none given."""
 
     def __init__(self, members: list[Member]) -> None:
         super().__init__(required=False, widget=SeatOrderWidget(members))
@@ -68,7 +70,7 @@ class SeatOrderField(forms.Field):
         chosen = []
         for index, (member, ticked, seat_text) in enumerate(value or []):
             if ticked:
-                seat = _seat_number(seat_text)
+                seat = read_int(seat_text)
                 chosen.append((UNNUMBERED + index if seat is None else seat, index, member))
         return [member for _seat, _index, member in sorted(chosen, key=lambda item: (item[0], item[1]))]
 
@@ -222,8 +224,3 @@ def _decimal(text: str) -> Decimal | None:
     except InvalidOperation:
         return None
     return value if value.is_finite() else None
-
-
-def _seat_number(text: str) -> int | None:
-    # Only plain digits: "²" passes str.isdigit() yet int() refuses it.
-    return int(text) if text.isascii() and text.isdigit() else None
