@@ -33,14 +33,15 @@ End
 What the referee knows
     Cards are hidden: the referee counts the cards in each hand and in the pile, knows
     whose turn it is and the rank they must announce, but not what was placed. The only
-    faces it ever sees are the revealed cards. With a single deck it follows each revealed
-    card (a suit given) as the set of seats that can have held it since it was shown: the
+    faces it ever sees are the revealed cards. It follows each revealed card (a suit
+    given, or a joker) as the set of seats that can have held it since it was shown: the
     seat that picked it up, and everyone who has taken the pile since (every such card can
-    be in the pile by then, because each taker places first). A revealed card whose set
-    does not include the placer is refused, and so is a bare rank all four of whose cards
-    are followed and none of them can have reached the placer. This is sound (a seat is
-    only left out when the card cannot have reached it) and cheap (at most 52 cards).
-    With two decks the copies are indistinguishable, so nothing is tracked.
+    be in the pile by then, because each taker places first). A card of which several are
+    in play (two decks, the jokers) is followed copy by copy, as far as the sightings tell
+    the copies apart (see :func:`seen_after_pickup`). A revealed card is refused when every
+    copy of it is followed and none can have reached the placer; so is a bare rank every
+    card of which is followed with none able to reach the placer. This is sound (a seat is
+    only left out when the card cannot have reached it) and cheap (at most 108 sightings).
 
 Entries
     ``{"type": "place", "player": seat}``,
@@ -258,46 +259,104 @@ class CheatView(GameView[CheatLastView | None]):
 # -- what the referee knows about revealed cards --------------------------------------------------
 
 
+def copies_of(card: Card, players: int, jokers: int) -> int:
+    """How many cards of this face are in the deal: the jokers, or one per deck."""
+    return jokers if card.is_joker else deck_copies(players)
+
+
 def seen_after_pickup(
-    seen: tuple[Sighting, ...], taker: int, shown: Card, tracked: bool
+    seen: tuple[Sighting, ...], taker: int, placer: int, shown: Card, copies: int
 ) -> tuple[Sighting, ...]:
-    """Where each revealed card can be after ``taker`` picks up the pile.
+    """Where each revealed card can be after ``taker`` picks up the pile ``placer`` last placed on.
 
     Every card followed so far can be in the pile: the previous taker holds it or did, and
     placed at least once since (the taker always places first). So each can now also be
-    with this taker. The card just shown certainly is, and only there.
+    with this taker. The card just shown certainly is, and only there; but which of its
+    ``copies`` (two decks, or the jokers) it was is known only as far as the sightings say:
+
+    * none of the followed copies can have been with the placer: it was one not followed
+      yet, which is followed from now on;
+    * every copy is followed: it was one of those that can have been with the placer. One
+      of them is now with the taker, and each of the others can be wherever any of them
+      could (so no assignment of the copies the table may have is lost);
+    * otherwise it may have been either: nothing more is learned (each copy just gains
+      the taker).
+
+    A bare rank shows no suit, so it follows nothing new.
     """
     moved = [Sighting(s.card, s.seats | {taker}) for s in seen if s.card != shown]
-    if tracked and not shown.is_joker and shown.suit is not None:
+    if shown.suit is None and not shown.is_joker:
+        return _sorted(moved)
+    same = [s for s in seen if s.card == shown]
+    could = [s for s in same if placer in s.seats]
+    if not could:
+        moved += [Sighting(s.card, s.seats | {taker}) for s in same]
         moved.append(Sighting(shown, frozenset({taker})))
-    return tuple(sorted(moved, key=lambda s: s.card.sort_key()))
+    elif len(same) == copies:
+        anywhere = frozenset({taker}).union(*(s.seats for s in could))
+        moved += [Sighting(s.card, s.seats | {taker}) for s in same if placer not in s.seats]
+        moved.append(Sighting(shown, frozenset({taker})))
+        moved += [Sighting(shown, anywhere)] * (len(could) - 1)
+    else:
+        moved += [Sighting(s.card, s.seats | {taker}) for s in same]
+    return _sorted(moved)
 
 
-def check_revealed(seen: tuple[Sighting, ...], placer: int, revealed: Card) -> None:
-    """Refuse a revealed card that cannot be the one ``placer`` just put down (single deck).
+def _sorted(seen: list[Sighting]) -> tuple[Sighting, ...]:
+    return tuple(sorted(seen, key=lambda s: (s.card.sort_key(), sorted(s.seats))))
 
-    The placed card came from the placer's hand, so a card followed since it was shown can
-    be it only if the placer is among the seats that can have held it.
+
+def check_revealed(seen: tuple[Sighting, ...], placer: int, revealed: Card, copies: int) -> None:
+    """Refuse a revealed card that cannot be the one ``placer`` just put down.
+
+    The placed card came from the placer's hand, so it can be a card of this face only if
+    one of its ``copies`` is not followed, or a followed one can have reached the placer.
     """
+    holders = frozenset[int]().union(*(s.seats for s in seen if s.card == revealed))
     if revealed.is_joker:
+        same = [s for s in seen if s.card == revealed]
+        if len(same) == copies and placer not in holders:
+            raise IllegalEntry(
+                gettext_noop(
+                    "No joker can be the card {player} placed: all {count} jokers were shown earlier and since "
+                    "then only {holders} can have held them."
+                ),
+                player=Seat(placer), count=copies, holders=[Seat(seat) for seat in sorted(holders)],
+            )
         return
     if revealed.suit is not None:
-        for sighting in seen:
-            if sighting.card == revealed and placer not in sighting.seats:
+        same = [s for s in seen if s.card == revealed]
+        if len(same) == copies and placer not in holders:
+            if copies == 1:
                 raise IllegalEntry(
                     gettext_noop(
                         "{card} cannot be the card {player} placed: it was shown earlier and since then only "
                         "{holders} can have held it."
                     ),
-                    card=revealed, player=Seat(placer), holders=[Seat(seat) for seat in sorted(sighting.seats)],
+                    card=revealed, player=Seat(placer), holders=[Seat(seat) for seat in sorted(holders)],
                 )
+            raise IllegalEntry(
+                gettext_noop(
+                    "{card} cannot be the card {player} placed: both of its copies were shown earlier and since "
+                    "then only {holders} can have held them."
+                ),
+                card=revealed, player=Seat(placer), holders=[Seat(seat) for seat in sorted(holders)],
+            )
         return
     same_rank = [s for s in seen if s.card.rank == revealed.rank]
-    if len(same_rank) == len(SUITS) and all(placer not in s.seats for s in same_rank):
+    if len(same_rank) == len(SUITS) * copies and all(placer not in s.seats for s in same_rank):
+        if copies == 1:
+            raise IllegalEntry(
+                gettext_noop(
+                    "No {rank} can be the card {player} placed: all four were shown earlier and none can have "
+                    "reached {player} since."
+                ),
+                rank=revealed, player=Seat(placer),
+            )
         raise IllegalEntry(
             gettext_noop(
-                "No {rank} can be the card {player} placed: all four were shown earlier and none can have "
-                "reached {player} since."
+                "No {rank} can be the card {player} placed: all eight (two decks) were shown earlier and none can "
+                "have reached {player} since."
             ),
             rank=revealed, player=Seat(placer),
         )
@@ -448,7 +507,8 @@ class Cheat(Game[CheatState]):
             raise IllegalEntry(
                 gettext_noop("{player} is out of this deal and cannot challenge."), player=Seat(challenger)
             )
-        check_revealed(state.seen, placed.player, revealed)
+        copies = copies_of(revealed, state.players, state.jokers)
+        check_revealed(state.seen, placed.player, revealed, copies)
         truthful = is_truthful(revealed, placed.rank)
         taker = challenger if truthful else placed.player
         # A true last card means its owner is out; a caught lie sends them back into play.
@@ -466,7 +526,7 @@ class Cheat(Game[CheatState]):
             placed=None,
             out=out,
             loser=loser,
-            seen=seen_after_pickup(state.seen, taker, revealed, deck_copies(state.players) == 1),
+            seen=seen_after_pickup(state.seen, taker, placed.player, revealed, copies),
             last=Last(
                 LastKind.CHALLENGE, placed.player, placed.rank,
                 challenger=challenger, revealed=revealed, taker=taker, taken=state.pile, went_out=went_out,

@@ -589,16 +589,70 @@ def test_a_bare_rank_whose_four_cards_are_all_elsewhere_is_refused() -> None:
     assert GAME.apply(state, challenge(2, "8")) is not None
 
 
-def test_nothing_is_followed_with_two_decks() -> None:
-    """With a double deck every card has a twin, so the referee does not follow revealed cards."""
+def test_with_two_decks_the_twin_of_a_followed_card_may_turn_up_anywhere() -> None:
+    """With a double deck every card has a twin: one copy followed says nothing of the other."""
     state = play(places(deal(6), 1), challenge(1, "9H"), place(0), place(1))
     assert GAME.view(play(state, challenge(2, "9H")))["last"]["revealed"] == "9H"
 
 
-def test_a_joker_is_never_refused_as_impossible() -> None:
-    """Jokers are not followed: there may be several."""
+def test_with_two_decks_a_card_both_of_whose_copies_are_elsewhere_is_refused() -> None:
+    """Both copies shown, neither able to reach the placer since: that card cannot be the one placed (issue 12)."""
+    state = play(places(deal(6), 1), challenge(1, "AS"))  # true: seat 1 takes the AS
+    state = play(state, place(1), place(2), challenge(3, "AS"))  # the other AS, a lie: seat 2 takes it back
+    state = play(state, place(2), place(3))
+    assert refused(state, challenge(4, "AS")) == (
+        "AS cannot be the card seat 3 placed: both of its copies were shown earlier and since then only seat 1, "
+        "seat 2 can have held them."
+    )
+    assert GAME.apply(state, challenge(4, "AC")) is not None
+    # Seat 2 placed one card since it took the pile, so an AS can be in the pile seat 3 takes now.
+    state = play(state, challenge(4, "KD"))
+    state = places(state, 1)
+    assert GAME.view(play(state, challenge(4, "AS")))["last"]["revealed"] == "AS"
+
+
+def test_with_two_decks_a_bare_rank_all_eight_of_which_are_elsewhere_is_refused() -> None:
+    """All eight cards of a rank followed, none able to reach the placer: a bare rank is refused too."""
+    data = GAME.to_dict(places(deal(6), 1))
+    data["seen"] = [{"card": "A" + suit, "seats": [1, 2]} for suit in "SCDH" for _ in range(2)]
+    state = GAME.from_dict(data)
+    assert refused(state, challenge(1, "A")) == (
+        "No A can be the card seat 0 placed: all eight (two decks) were shown earlier and none can have reached "
+        "seat 0 since."
+    )
+    assert refused(state, challenge(1, "AH")) == (
+        "AH cannot be the card seat 0 placed: both of its copies were shown earlier and since then only seat 1, "
+        "seat 2 can have held them."
+    )
+    assert GAME.apply(state, challenge(1, "K")) is not None
+
+
+def test_one_joker_followed_says_nothing_of_the_other() -> None:
+    """With two jokers, one shown and taken still leaves the other free to turn up anywhere."""
     state = play(places(deal(3, jokers=2), 1), challenge(1, "X"), place(1), place(2))
     assert GAME.view(play(state, challenge(0, "X")))["last"]["taker"] == 0
+
+
+def test_a_joker_when_every_joker_is_elsewhere_is_refused() -> None:
+    """Both jokers shown and neither able to reach the placer since: the card placed is no joker (issue 12)."""
+    state = play(places(deal(3, jokers=2), 1), challenge(1, "X"))  # true: seat 1 takes the first joker
+    state = play(state, place(1), place(2), challenge(0, "X"))  # the second, from seat 2: seat 0 takes the pile
+    state = places(state, 3)  # seat 0 (A), seat 1 (2), seat 2 (3)
+    assert refused(state, challenge(0, "X")) == (
+        "No joker can be the card seat 2 placed: all 2 jokers were shown earlier and since then only seat 0, "
+        "seat 1 can have held them."
+    )
+    assert GAME.apply(state, challenge(0, "3")) is not None
+
+
+def test_a_joker_one_of_several_followed_copies_may_have_been() -> None:
+    """When the placer could hold either followed joker, the one shown goes to the taker and the other can be
+    wherever either could: a later joker from any of those seats stands."""
+    state = play(places(deal(3, jokers=2), 1), challenge(1, "X"))  # J1 with seat 1
+    state = play(state, place(1), place(2), challenge(0, "X"))  # J2 with seat 0; J1 with seat 0 or 1
+    state = play(state, place(0), challenge(1, "X"))  # seat 0 shows one of them; seat 1 takes it
+    state = play(state, place(1), place(2), place(0))
+    assert GAME.view(play(state, challenge(1, "X")))["last"]["revealed"] == "X"
 
 
 # -- snapshots and the tablet's view ---------------------------------------------------------------
