@@ -12,8 +12,8 @@ from django.db import transaction
 from referee import signals
 from referee.models import DealStatus
 from referee.rules import GAMES
-from scoring.models import DealResult, MemberTotal, Rating
-from tests.scoring.helpers import aggregates, play, start, velnias_end
+from scoring.models import ChipMovement, DealResult, MemberTotal, Rating
+from tests.scoring.helpers import aggregates, close, play, start, velnias_end
 
 pytestmark = pytest.mark.django_db
 
@@ -51,6 +51,24 @@ def test_a_reopened_deal_reaches_scoring_through_the_signal(club_setup):
         signals.deal_reopened.send(sender=type(deal), deal=deal)
     assert not DealResult.objects.filter(deal=deal).exists()
     assert not MemberTotal.objects.exists()
+
+
+def test_a_close_reported_twice_settles_once(club_setup):
+    """Mičiganas M3: the chips left on the prize cards are shared out once, however often the close is reported."""
+    session = start(club_setup, "michigan", ["admin", "scorer", "member"])
+    play(club_setup, session, [
+        {"type": "prize", "card": "AS", "player": 0},
+        {"type": "out", "player": 2, "hand_counts": [3, 4, 0]},
+    ])
+    session = close(club_setup, session)
+    shared = sorted(ChipMovement.objects.filter(deal__isnull=True).values_list("source_prize", "target_seat", "chips"))
+    before = aggregates()
+    assert sum(chips for _card, _seat, chips in shared) == 12  # KC, QD and JH kept their 4 antes each
+    with transaction.atomic():
+        signals.session_closed.send(sender=type(session), session=session)
+    assert sorted(ChipMovement.objects.filter(deal__isnull=True).values_list(
+        "source_prize", "target_seat", "chips")) == shared
+    assert aggregates() == before
 
 
 def imports_of(module: Path) -> set[str]:
