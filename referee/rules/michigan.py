@@ -867,7 +867,7 @@ def _check_count_left(state: MichiganState, seat: int, count: int) -> None:
     """A seat that did not go out holds at least 1 card and at most ``most_cards_left``."""
     size = state.hand_sizes[seat]
     played = prizes_played_by(state, seat)
-    most = size - len(played)
+    most = most_cards_left(state, seat)
     if count < 1 or (count > most and not played):
         raise IllegalEntry(
             gettext_noop("{player} holds between 1 and {size} cards at the end of this deal, not {count}."),
