@@ -25,9 +25,13 @@ from referee.permissions import club_role
 from . import page_selectors
 from . import selectors as scoring
 
-GAME_NAMES = dict(GAME_CHOICES)
 #: How many of a member's latest sessions their page lists.
 MEMBER_SESSIONS_SHOWN = 30
+
+
+def _game_names() -> dict[str, str]:
+    # Read when asked: a game registered after start-up (a plug-in) is named too.
+    return dict(GAME_CHOICES)
 
 
 # -- the club's leaderboard ------------------------------------------------------------------------
@@ -75,7 +79,7 @@ def leaderboard_context(request: HttpRequest, club: Club, role: str | None) -> d
     return {
         "club": club, "role": role, "board": board, "error": error, "game": game, "period": period,
         "start": start_text, "end": end_text, "wall": wall, "min_deals": min_deals,
-        "game_name": GAME_NAMES.get(game or "", _("All games")),
+        "game_name": _game_names().get(game or "", _("All games")),
         "game_tabs": [{"label": _("All games"), "href": link(game=None), "current": game is None}] + [
             {"label": label, "href": link(game=slug), "current": game == slug} for slug, label in GAME_CHOICES
         ],
@@ -129,12 +133,13 @@ def member_page(request: HttpRequest, slug: str, member_id: int) -> HttpResponse
                 versus = scoring.head_to_head(club, member, other)
             except Refusal as refusal:
                 error = refusal.message
+    names = _game_names()
     for row in (*history["sessions"], *history["months"]):
-        row["game_name"] = GAME_NAMES.get(row["game"], row["game"])
-    games = [{"slug": slug_, "name": GAME_NAMES.get(slug_, slug_), **figures}
+        row["game_name"] = names.get(row["game"], row["game"])
+    games = [{"slug": slug_, "name": names.get(slug_, slug_), **figures}
              for slug_, figures in history["games"].items()]
     if versus:
-        versus["rows"] = [{"name": GAME_NAMES.get(g, g), **figures} for g, figures in versus["games"].items()]
+        versus["rows"] = [{"name": names.get(g, g), **figures} for g, figures in versus["games"].items()]
     return render(request, "scoring/member.html", {
         "club": club, "member": member, "history": history, "games": games, "others": others,
         "versus": versus, "vs": vs, "error": error, "show_money": True,

@@ -26,6 +26,8 @@ PAGES: dict[str, GamePages] = {
     pages.slug: pages for pages in (elgeta.PAGES, velnias.PAGES, rukas.PAGES, michigan.PAGES, cheat.PAGES)
 }
 assert set(PAGES) == set(GAMES), "every game of the engine has its pages, and no more"
+#: The game the session start form opens on: the club's everyday game.
+START_FORM_GAME = velnias.PAGES.slug
 
 
 def register(pages: GamePages) -> None:

@@ -19,7 +19,8 @@ from django.views.decorators.http import require_POST
 
 from referee import selectors, services
 from referee.errors import NotFound, Refusal
-from referee.models import GAME_CHOICES, Role, Session, SessionStatus
+from referee.games import PAGES
+from referee.models import Role, Session, SessionStatus
 from referee.permissions import club_role
 from referee.rules import GAMES
 from scoring import page_selectors
@@ -28,8 +29,6 @@ from scoring.summary import summary_html
 from scoring.summary_services import summary_status
 
 from .access import can_record, session_or_404
-
-GAME_NAMES = dict(GAME_CHOICES)
 
 
 def _session_and_role(user: Any, pk: int) -> tuple[Session, str]:
@@ -60,7 +59,7 @@ def session_context(session: Session, role: str) -> dict[str, Any]:
     check = ledger["zero_sum_check"]
     unit_key = ledger["unit"]
     context: dict[str, Any] = {
-        "session": session, "club": session.club, "names": names, "game_name": GAME_NAMES[session.game],
+        "session": session, "club": session.club, "names": names, "game_name": PAGES[session.game].name,
         "standings": standing, "ledger": ledger, "settlement": settlement, "running": running,
         "deals_count": deals_count, "can_record": can_record(role) and is_open, "role": role,
         "is_open": is_open,

@@ -19,12 +19,13 @@ from django.core.exceptions import ValidationError
 from django.forms.utils import ErrorDict
 from django.utils.translation import gettext as _
 
+from referee.games import START_FORM_GAME
 from referee.models import GAME_CHOICES, Member
 from referee.rules import GAMES, HouseRule
 from referee.safe_input import read_int
 
 #: What a fresh form shows.
-DEFAULTS = {"game": "velnias", "notation": "lt", "stake": "0", "coin": ""}
+DEFAULTS = {"game": START_FORM_GAME, "notation": "lt", "stake": "0", "coin": ""}
 #: The ranks of Mičiganas' prize cards, each chosen by its suit.
 PRIZE_RANKS = ("A", "K", "Q", "J")
 #: A ticked checkbox as browsers and tests send it.
