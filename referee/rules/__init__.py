@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import cheat, elgeta, michigan, rukas, velnias
-from .base import ChipMovement, Game, GameView, HouseRule, MoneyRule, Outcome, Unit, ViewHeader, competition_ranking
+from .base import ChipMovementView, Game, GameView, HouseRule, MoneyRule, Outcome, Unit, ViewHeader, competition_ranking
 from .cards import Card, CardError, Notation, format_card, parse_card, parse_rank
 from .errors import IllegalEntry, InvalidSetup, Seat
 
@@ -38,7 +38,7 @@ def unregister(slug: str) -> None:
     del _REGISTRY[slug]
 
 __all__ = [
-    "GAMES", "Card", "CardError", "ChipMovement", "Game", "GameView", "HouseRule", "IllegalEntry", "InvalidSetup",
+    "GAMES", "Card", "CardError", "ChipMovementView", "Game", "GameView", "HouseRule", "IllegalEntry", "InvalidSetup",
     "MoneyRule", "Notation", "Outcome", "Seat", "Unit", "ViewHeader",
     "competition_ranking", "format_card", "parse_card", "parse_rank", "register", "unregister",
 ]

@@ -21,7 +21,7 @@ from .cards import parse_notation
 from .errors import IllegalEntry, InvalidSetup, Seat, gettext_noop, message_repr
 
 __all__ = [
-    "SNAPSHOT_VERSION", "ChipMovement", "Game", "GameView", "HouseRule", "HouseRuleKind", "IllegalEntry",
+    "SNAPSHOT_VERSION", "ChipMovementView", "Game", "GameView", "HouseRule", "HouseRuleKind", "IllegalEntry",
     "InvalidSetup", "MoneyRule", "Outcome", "OutcomeView", "Seat", "Unit", "ViewHeader", "competition_ranking",
     "deal_over", "entry_keys", "entry_type", "gettext_noop", "message_repr", "read_bool", "read_choice",
     "read_count", "read_list", "read_seat",
@@ -54,7 +54,7 @@ class ViewHeader(TypedDict):
 
 #: Chips moving in a deal's ledger (Mičiganas): ``from``/``to`` a seat (int) or a prize card
 #: (its canonical text); ``reason`` why. The functional form, since ``from`` is a keyword.
-ChipMovement = TypedDict("ChipMovement", {"from": int | str, "to": int | str, "chips": int, "reason": str})
+ChipMovementView = TypedDict("ChipMovementView", {"from": int | str, "to": int | str, "chips": int, "reason": str})
 
 #: The referee's conclusion from the last entry, as each game describes it.
 L = TypeVar("L")
@@ -212,12 +212,12 @@ class Game(ABC, Generic[S]):
             return [len(points) * p - total for p in points]
         return list(points)
 
-    def chip_movements(self, state: S) -> list[ChipMovement]:
+    def chip_movements(self, state: S) -> list[ChipMovementView]:
         """The deal's chip ledger, in order: ``{"from", "to", "chips", "reason"}`` where from/to
         is a seat (int) or a prize card (text). Empty for games played without chips."""
         return []
 
-    def close_movements(self, last_state: S) -> list[ChipMovement]:
+    def close_movements(self, last_state: S) -> list[ChipMovementView]:
         """Chip movements that settle the session at its close, given its last finished deal
         (Mičiganas M3: the chips left on the prize cards shared out). Same shape as
         ``chip_movements``; empty for games that settle nothing at close."""

@@ -88,7 +88,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, TypedDict
 
 from .base import (
-    ChipMovement,
+    ChipMovementView,
     Game,
     GameView,
     HouseRule,
@@ -302,7 +302,7 @@ class MichiganView(GameView[MichiganLastView | None]):
     sequence: SequenceView | None
     starter: int | None
     played: list[str] | None
-    movements: list[ChipMovement]
+    movements: list[ChipMovementView]
 
 
 # -- pure rules ----------------------------------------------------------------------------------
@@ -636,17 +636,17 @@ class Michigan(Game[MichiganState]):
         """The chips left on the prize cards go into the next deal's ``pot``."""
         return {"pot": self.pot_after(state)}
 
-    def chip_movements(self, state: MichiganState) -> list[ChipMovement]:
+    def chip_movements(self, state: MichiganState) -> list[ChipMovementView]:
         return self.ledger(state)
 
-    def close_movements(self, last_state: MichiganState) -> list[ChipMovement]:
+    def close_movements(self, last_state: MichiganState) -> list[ChipMovementView]:
         """M3: the chips left on the prize cards shared out (``split_pot``), each share taken
         from the prize cards in prize order so that every card ends empty."""
         cards = [card for card, chips in self.pot_after(last_state).items() if chips]
         left = [chips for chips in self.pot_after(last_state).values() if chips]
         players, dealer = self.seats(last_state)
         shares = split_pot(sum(left), players, dealer)
-        moves: list[ChipMovement] = []
+        moves: list[ChipMovementView] = []
         for step in range(players):
             seat = (dealer + 1 + step) % players
             owed = shares[seat]
@@ -662,7 +662,7 @@ class Michigan(Game[MichiganState]):
         """Chips carried in on each prize card, before this deal's antes (the ``pot`` option)."""
         return {card.text: chips for card, chips in zip(state.prizes, state.pot_in)}
 
-    def ledger(self, state: MichiganState) -> list[ChipMovement]:
+    def ledger(self, state: MichiganState) -> list[ChipMovementView]:
         """Every chip movement of the deal, in order: the antes, then as recorded."""
         return [_movement_dict(m) for m in (*ante_movements(state), *state.movements)]
 
@@ -957,7 +957,7 @@ def _payout(state: MichiganState, player: int, counts: tuple[int, ...]) -> Michi
 # -- snapshot helpers ----------------------------------------------------------------------------
 
 
-def _movement_dict(movement: Movement) -> ChipMovement:
+def _movement_dict(movement: Movement) -> ChipMovementView:
     return {"from": movement.source, "to": movement.target, "chips": movement.chips, "reason": movement.reason.value}
 
 
