@@ -8,6 +8,8 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
 from django.utils.translation import gettext as _
 
 from referee import presenters, selectors, services
@@ -90,5 +92,16 @@ def house_rules(values: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
             else:
                 field["default_label"] = default
             fields.append(field)
-        games.append({"slug": slug, "label": label, "fields": fields, "game": GAMES[slug]})
+        games.append({"slug": slug, "label": label, "fields": fields, "game": GAMES[slug], "note": _start_note(slug)})
     return games
+
+
+def _start_note(slug: str) -> str | None:
+    """The game's own note of what is fixed in it, beside its house rules, if it has one
+    (``referee/games/<slug>_start.html``, with the game's other templates)."""
+    name = f"referee/games/{slug}_start.html"
+    try:
+        get_template(name)
+    except TemplateDoesNotExist:
+        return None
+    return name
