@@ -27,7 +27,8 @@ def prize_cards(rules: Game[Any], options: Mapping[str, Any]) -> list[str]:
     """The session's prize cards, in prize order (empty for a game without them)."""
     for rule in rules.house_rules:
         if rule.kind == "prizes":
-            return list(options.get(rule.key) or rules.option_defaults[rule.key])  # type: ignore[call-overload]
+            cards: Any = options.get(rule.key) or rules.option_defaults[rule.key]
+            return list(cards)
     return []
 
 

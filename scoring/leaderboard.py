@@ -157,7 +157,7 @@ def leaderboard(
     if stale:
         ratings.request_recompute_if_stale(club.pk, [key])
     unit = GAMES[game].unit if game is not None else None
-    rows = []
+    rows: list[dict[str, Any]] = []
     for member, t in per_member.items():
         if t.deals == 0 and t.points == 0 and t.money == 0:
             continue

@@ -96,11 +96,11 @@ def ledger(session: Session) -> dict[str, Any]:
             for payer, payee, stakes in deal_flows(rules, deal, points):
                 add(deal.number, payer, "", payee, "", stakes, "deal", True)
     nets = [0] * n
-    for move in movements:
-        if isinstance(move["from"], int):
-            nets[move["from"]] -= move["chips"]
-        if isinstance(move["to"], int):
-            nets[move["to"]] += move["chips"]
+    for line in movements:
+        if isinstance(line["from"], int):
+            nets[line["from"]] -= line["chips"]
+        if isinstance(line["to"], int):
+            nets[line["to"]] += line["chips"]
     players_net = sum(nets)
     on_cards = sum(prize_cards.values())
     unit = "chips" if keeps_chips else "stakes"

@@ -69,6 +69,7 @@ def head_to_head(club: Club, a: Member, b: Member) -> dict[str, Any]:
     if chip_deals:
         for m in ChipMovement.objects.filter(deal_id__in=chip_deals, source_seat__isnull=False,
                                              target_seat__isnull=False).select_related("session"):
+            assert m.deal_id is not None  # only deals' movements were asked for
             sa, sb = mine[m.deal_id].seat, theirs[m.deal_id].seat
             sign = _between((m.source_seat, m.target_seat), sa, sb)
             by_game[m.session.game]["net"] += sign * m.chips * m.session.stake

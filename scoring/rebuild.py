@@ -13,7 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from referee.models import Club
+from referee.models import Club, Seat
 
 from . import ratings
 from .models import AGGREGATES, OVERALL, ChipMovement, DealResult, RatingStream, RatingUpdate
@@ -59,8 +59,16 @@ def _rebuild_aggregates(club: Club) -> None:
     splits = ChipMovement.objects.filter(session__club=club, deal__isnull=True).select_related(
         "session"
     )
+    # One query for every seat of the club's sessions, not one per movement.
+    members = {
+        (session, number): member
+        for session, number, member in Seat.objects.filter(session__club=club).values_list(
+            "session_id", "number", "member_id"
+        )
+    }
     for move in splits:
-        member = move.session.seats.get(number=move.target_seat).member_id
+        assert move.target_seat is not None  # a close shares chips out to seats
+        member = members[(move.session_id, move.target_seat)]
         add(move.session.game, move.at, member, 0, 0, move.chips, move.chips * move.session.stake)
 
     for model, bucket in AGGREGATES:
