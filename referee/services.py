@@ -8,20 +8,18 @@ the new snapshot and, when the deal finished, its results, all in one transactio
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Literal
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee.rules import GAMES, IllegalEntry
 
-from . import selectors
+from . import entry_store, selectors, signals
 from .errors import Conflict, NotFound, Refusal
 from .models import (
     ChangeKind,
@@ -39,19 +37,12 @@ from .models import (
 from .permissions import check_role, require_role
 
 
-def _scoring() -> Any:
-    # Imported late: scoring depends on referee's models, not the other way round.
-    from scoring import services as scoring_services
-
-    return scoring_services
-
-
 def refusal_from(error: IllegalEntry, session: Session, names: Sequence[str] | None = None) -> Refusal:
     """A rules refusal in the session's language, with seats shown as the players' names."""
     if names is None:
         names = seat_names(session)
-    notation = "lt" if session.notation == "lt" else "en"
-    return Refusal(error.render(names=names, translate=_, notation=notation))
+    notation: Literal["en", "lt"] = "lt" if session.notation == "lt" else "en"
+    return Refusal(error.render(names=names, translate=_, notation=notation), code="illegal_entry")
 
 
 def seat_names(session: Session) -> list[str]:
@@ -143,29 +134,36 @@ def session_start(
 
 def _require_open(session: Session) -> None:
     if session.status != SessionStatus.OPEN:
-        raise Refusal(_("This session is closed; reopen it to record or correct anything."))
+        raise Refusal(_("This session is closed; reopen it to record or correct anything."), code="closed")
+
+
+def _lock_open_session(session: Session, running_refusal: str) -> Session:
+    """The session, row-locked, refused if it is closed or one of its deals is still running
+    (``running_refusal`` says what to do about that deal, with its ``%(number)s``)."""
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    _require_open(session)
+    running = session.deals.filter(status=DealStatus.RUNNING).first()
+    if running is not None:
+        raise Refusal(running_refusal % {"number": running.number}, code="running_deal")
+    return session
 
 
 def deal_start(*, session: Session, user: Any, dealer: int | None = None) -> Deal:
-    """The next deal: dealer by the game's rotation (Cheat: the loser) unless given."""
+    """The next deal: dealer by the game's rotation (or by how the last deal ended) unless given;
+    what the last deal carries over (chips left on prize cards) joins the session's options."""
     require_role(user, session.club, Role.SCORER)
     rules = GAMES[session.game]
     with transaction.atomic():
-        session = Session.objects.select_for_update().get(pk=session.pk)
-        _require_open(session)
-        running = session.deals.filter(status=DealStatus.RUNNING).first()
-        if running is not None:
-            raise Refusal(
-                _("Deal %(number)s is still running; finish it before starting the next.") % {"number": running.number}
-            )
+        session = _lock_open_session(
+            session, _("Deal %(number)s is still running; finish it before starting the next.")
+        )
         previous = session.deals.order_by("-number").first()
         players = session.seats.count()
         options = dict(session.options)
         if previous is not None:
             previous_state = rules.from_dict(previous.state)
             default_dealer = rules.next_dealer(previous_state)
-            if session.game == "michigan":
-                options["pot"] = rules.pot_after(previous_state)  # type: ignore[attr-defined]
+            options.update(rules.carry_over(previous_state))
         else:
             default_dealer = players - 1  # so that seat 0 is the first player of the evening
         if dealer is None:
@@ -202,13 +200,13 @@ class EntryAdded:
     deal: Deal
     created: bool
     #: The engine's view of the new state (a stored entry), so the answer need not rebuild it.
-    view: dict[str, Any] | None = None
+    view: Mapping[str, Any] | None = None
     #: The players' names in seat order, read with the deal (None: read them when needed).
     names: list[str] | None = None
 
 
 def _lock_deal(deal_id: int) -> Deal:
-    """The deal, row-locked with its session (closing waits for a recording in flight), never
+    """The deal, row-locked with its session (closing waits for a change in flight), never
     the club: a plain FOR UPDATE over the join would lock the club row and serialise every
     table of it."""
     try:
@@ -221,213 +219,29 @@ def _lock_deal(deal_id: int) -> Deal:
         raise NotFound(_("Not found.")) from missing
 
 
-# -- the hot path's statements, as SQL ----------------------------------------------------------
-#
-# ``entry_add`` runs for every card a table records, and issue 3 holds it to 0.6x the
-# throughput of a bare insert. Profiling it (bench/bench_api.py) showed Django compiling its
-# queries costing more CPU than everything else in the request: the locking read alone took
-# longer to compile than the engine took to referee the entry. So its statements are plain
-# SQL, built once from the models' own tables and columns (a new field is picked up, never
-# misnamed), with values prepared and converted back by Django's own field methods, exactly
-# as ``save()`` and a queryset would. Everything else stays with the ORM; ``_lock_deal`` is
-# the same read for the other services. tests/referee/test_entry_service.py holds the rows
-# written here to what the ORM writes.
-
-
-@functools.cache
-def _hot_reads(vendor: str) -> dict[str, Any]:
-    qn = connection.ops.quote_name
-    deal_fields = Deal._meta.concrete_fields
-    session_fields = Session._meta.concrete_fields
-    columns = [f"d.{qn(f.column)}" for f in deal_fields] + [f"s.{qn(f.column)}" for f in session_fields]
-    features = connection.features
-    lock = " FOR UPDATE OF d, s" if features.has_select_for_update_of else (
-        " FOR UPDATE" if features.has_select_for_update else "")
-    member = Member._meta
-    role = (
-        f"(SELECT m.{qn(member.get_field('role').column)} FROM {qn(member.db_table)} m"
-        f" WHERE m.{qn(member.get_field('club').column)} = s.{qn(Session._meta.get_field('club').column)}"
-        f" AND m.{qn(member.get_field('user').column)} = %s AND m.{qn(member.get_field('active').column)} = %s)"
-    )
-    # The players' names for the answer, as (seat, name) pairs: in the same statement, so the
-    # answer needs no read of its own. Seats never change once a session has started.
-    seat = Seat._meta
-    pairs = (
-        f"SELECT st.{qn(seat.get_field('number').column)} AS n, mm.{qn(member.get_field('name').column)} AS name"
-        f" FROM {qn(seat.db_table)} st INNER JOIN {qn(member.db_table)} mm"
-        f" ON mm.{qn('id')} = st.{qn(seat.get_field('member').column)}"
-        f" WHERE st.{qn(seat.get_field('session').column)} = s.{qn('id')}"
-    )
-    names = {
-        "postgresql": f", (SELECT json_agg(json_build_array(p.n, p.name)) FROM ({pairs}) p)",
-        "sqlite": f", (SELECT json_group_array(json_array(p.n, p.name)) FROM ({pairs}) p)",
-    }.get(vendor, "")
-    entry = Entry._meta
-    join = f"s.{qn('id')} = d.{qn(Deal._meta.get_field('session').column)}"
-    return {
-        # Note for PostgreSQL: the role subquery reads the snapshot taken before any wait for
-        # the lock; a role is not written by the transactions this lock waits for.
-        "lock": (
-            f"SELECT {', '.join(columns)}, {role}{names} FROM {qn(Deal._meta.db_table)} d"
-            f" INNER JOIN {qn(Session._meta.db_table)} s ON {join}"
-            f" WHERE d.{qn('id')} = %s{lock}"
-        ),
-        # After the lock is held (a fresh statement, so it sees what the transaction we waited for stored).
-        "earlier": (
-            f"SELECT {qn('id')} FROM {qn(entry.db_table)} WHERE {qn(entry.get_field('deal').column)} = %s"
-            f" AND {qn(entry.get_field('idempotency_key').column)} = %s"
-        ),
-        "names": bool(names),
-        "deal": [(f.attname, _converters(f)) for f in deal_fields],
-        "session": [(f.attname, _converters(f)) for f in session_fields],
-    }
-
-
-def _converters(field: Any) -> tuple[Any, list[Any]]:
-    column = field.get_col(field.model._meta.db_table)
-    return column, [*connection.ops.get_db_converters(column), *column.get_db_converters(connection)]
-
-
-def _instance(model: Any, fields: list[tuple[str, tuple[Any, list[Any]]]], values: Sequence[Any]) -> Any:
-    converted = []
-    for (_name, (column, converters)), value in zip(fields, values):
-        for convert in converters:
-            value = convert(value, column, connection)
-        converted.append(value)
-    return model.from_db(connection.alias, [name for name, _conv in fields], converted)
-
-
-#: The largest id a BigAutoField column holds.
-MAX_ID = 2**63 - 1
-
-
-def _lock_deal_with_role(deal_id: int, user: Any) -> tuple[Deal, str | None, list[str] | None]:
-    """``_lock_deal`` plus the user's active role in the deal's club and the players' names in
-    seat order (None where the database is neither PostgreSQL nor SQLite), in one round trip."""
-    if not 0 < deal_id <= MAX_ID:
-        # No such row can exist; the plain SQL below would fail on an id the column cannot hold.
-        raise NotFound(_("Not found."))
-    reads = _hot_reads(connection.vendor)
-    user_id = user.pk if getattr(user, "is_authenticated", False) else None
-    with connection.cursor() as cursor:
-        cursor.execute(reads["lock"], [user_id, True, deal_id])
-        row = cursor.fetchone()
-    if row is None:
-        raise NotFound(_("Not found."))
-    names = None
-    if reads["names"]:
-        *row, pairs = row
-        pairs = json.loads(pairs) if isinstance(pairs, str) else (pairs or [])
-        names = [name for _seat, name in sorted(pairs)]
-    split = len(reads["deal"])
-    deal = _instance(Deal, reads["deal"], row[:split])
-    deal.session = _instance(Session, reads["session"], row[split:-1])
-    return deal, row[-1], names
-
-
-@functools.cache
-def _hot_writes(vendor: str) -> dict[str, Any]:
-    qn = connection.ops.quote_name
-    entry_fields = [f for f in Entry._meta.concrete_fields if not f.primary_key]
-    returning = connection.features.can_return_columns_from_insert
-    returning_id = f" RETURNING {qn(Entry._meta.pk.column)}" if returning else ""
-    # PostgreSQL, and SQLite from 3.35 (RETURNING), skip an entry whose key the deal already
-    # holds in the insert itself (the partial unique constraint idempotency_key_unique_per_deal).
-    key = qn(Entry._meta.get_field("idempotency_key").column)
-    skip_stored_key = returning and vendor in ("postgresql", "sqlite")
-    on_conflict = (
-        f" ON CONFLICT ({qn(Entry._meta.get_field('deal').column)}, {key}) WHERE {key} IS NOT NULL DO NOTHING"
-        if skip_stored_key else ""
-    )
-    snapshot = [Deal._meta.get_field(name) for name in ("seq", "state", "status", "finished_at")]
-    insert = (
-        f"INSERT INTO {qn(Entry._meta.db_table)} ({', '.join(qn(f.column) for f in entry_fields)})"
-        f" VALUES ({', '.join(['%s'] * len(entry_fields))}){on_conflict}{returning_id}"
-    )
-    update = (
-        f"UPDATE {qn(Deal._meta.db_table)} SET {', '.join(f'{qn(f.column)} = %s' for f in snapshot)}"
-        f" WHERE {qn(Deal._meta.pk.column)} = %s"
-    )
-    writes = {
-        "insert": insert,
-        "entry_fields": entry_fields,
-        "returning": returning,
-        "skip_stored_key": skip_stored_key,
-        "update": update,
-        "snapshot_fields": snapshot,
-    }
-    if vendor == "postgresql":
-        # The entry and the snapshot in one round trip; the snapshot is saved only when the
-        # entry was stored (not for a retry of a stored key).
-        writes["insert_and_snapshot"] = (
-            f"WITH e AS ({insert}), d AS ({update} AND EXISTS (SELECT 1 FROM e)) SELECT * FROM e"
+def _require_seq(deal: Deal, expected_seq: int | None) -> None:
+    """Refuse a change made against an older picture of the deal (another tablet got there first)."""
+    if expected_seq is not None and expected_seq != deal.seq:
+        raise Conflict(
+            _("Another device recorded first: this deal is now at entry %(seq)s. Reload and try again.")
+            % {"seq": deal.seq},
+            code="stale_seq",
+            seq=deal.seq,
         )
-    return writes
 
 
-def _insert_entry(entry: Entry) -> Entry | None:
-    """``entry.save()`` for a new entry (``created_at`` is set as ``auto_now_add`` sets it);
-    None, storing nothing, when the deal already holds an entry under its idempotency key."""
-    writes = _hot_writes(connection.vendor)
-    values = [f.get_db_prep_save(f.pre_save(entry, True), connection) for f in writes["entry_fields"]]
-    with connection.cursor() as cursor:
-        if writes["skip_stored_key"]:
-            cursor.execute(writes["insert"], values)
-            row = cursor.fetchone()
-            if row is None:
-                return None
-            entry.pk = row[0]
-        else:
-            if entry.idempotency_key is not None and _earlier_entry(entry.deal, entry.idempotency_key):
-                return None
-            cursor.execute(writes["insert"], values)
-            entry.pk = cursor.fetchone()[0] if writes["returning"] else cursor.lastrowid
-    entry._state.adding = False
-    entry._state.db = connection.alias
-    return entry
-
-
-def _store_entry(entry: Entry, deal: Deal) -> bool:
-    """Insert a new entry and save the deal's snapshot; False, storing nothing, when the deal
-    already holds an entry under the entry's idempotency key. One statement on PostgreSQL."""
-    writes = _hot_writes(connection.vendor)
-    if "insert_and_snapshot" not in writes:
-        if _insert_entry(entry) is None:
-            return False
-        _save_snapshot(deal)
-        return True
-    values = [f.get_db_prep_save(f.pre_save(entry, True), connection) for f in writes["entry_fields"]]
-    snapshot = [f.get_db_prep_save(getattr(deal, f.attname), connection) for f in writes["snapshot_fields"]]
-    with connection.cursor() as cursor:
-        cursor.execute(writes["insert_and_snapshot"], [*values, *snapshot, deal.pk])
-        row = cursor.fetchone()
-    if row is None:
-        return False
-    entry.pk = row[0]
-    entry._state.adding = False
-    entry._state.db = connection.alias
-    return True
-
-
-def _save_snapshot(deal: Deal) -> None:
-    """``deal.save(update_fields=["seq", "state", "status", "finished_at"])``."""
-    writes = _hot_writes(connection.vendor)
-    values = [f.get_db_prep_save(getattr(deal, f.attname), connection) for f in writes["snapshot_fields"]]
-    with connection.cursor() as cursor:
-        cursor.execute(writes["update"], [*values, deal.pk])
-
-
-def _earlier_entry(deal: Deal, idempotency_key: str) -> Entry | None:
-    """The entry already stored under this key in this deal (a retry), if any."""
-    with connection.cursor() as cursor:
-        cursor.execute(_hot_reads(connection.vendor)["earlier"], [deal.pk, idempotency_key])
-        row = cursor.fetchone()
-    return None if row is None else Entry.objects.select_related("author").get(pk=row[0])
-
-
-def _last_result(rules: Any, state: Any) -> Any:
-    view = rules.view(state)
-    return view.get("last")
+def _retried(locked: entry_store.LockedDeal, key: str | None, payload: Mapping[str, Any]) -> EntryAdded | None:
+    """The answer to a retry: the entry stored under this key, if the deal holds one."""
+    earlier = entry_store.stored_entry(locked.deal, key) if key else None
+    if earlier is None:
+        return None
+    if earlier.payload != dict(payload):
+        raise Conflict(
+            _("This idempotency key was already used for a different entry; create a new key."),
+            code="duplicate_key_conflict",
+            seq=locked.deal.seq,
+        )
+    return EntryAdded(entry=earlier, deal=locked.deal, created=False, names=locked.names)
 
 
 def entry_add(
@@ -440,41 +254,23 @@ def entry_add(
 ) -> EntryAdded:
     """Referee and store one entry (the hot path)."""
     with transaction.atomic():
-        deal, role, names = _lock_deal_with_role(deal_id, user)
-        session = deal.session
-        check_role(user, role, Role.SCORER)
+        locked = entry_store.lock_deal(deal_id, user)
+        deal, session = locked.deal, locked.deal.session
+        check_role(user, locked.role, Role.SCORER)
         # A retry of a stored key is answered with the original, before anything is refused.
-        # The key is not looked up first: the insert skips a stored key (ON CONFLICT DO
-        # NOTHING), so only a retry, or an entry about to be refused, pays for the lookup.
+        # The key is not looked up first: the store skips a stored key, so only a retry, or
+        # an entry about to be refused, pays for the lookup.
         key = idempotency_key or None
-
-        def retried() -> EntryAdded | None:
-            earlier = _earlier_entry(deal, key) if key else None
-            if earlier is None:
-                return None
-            if earlier.payload != dict(payload):
-                raise Conflict(
-                    _("This idempotency key was already used for a different entry; create a new key."),
-                    seq=deal.seq,
-                )
-            return EntryAdded(entry=earlier, deal=deal, created=False, names=names)
-
         try:
             _require_open(session)
-            if expected_seq is not None and expected_seq != deal.seq:
-                raise Conflict(
-                    _("Another device recorded first: this deal is now at entry %(seq)s. Reload and try again.")
-                    % {"seq": deal.seq},
-                    seq=deal.seq,
-                )
+            _require_seq(deal, expected_seq)
             rules = GAMES[session.game]
-            state = rules.from_dict(deal.state)
             try:
-                new_state = rules.apply(state, dict(payload))
+                new_state = rules.apply(rules.from_dict(deal.state), dict(payload))
             except IllegalEntry as error:
-                raise refusal_from(error, session) from error
+                raise refusal_from(error, session, locked.names) from error
         except Refusal:
-            added = retried()
+            added = _retried(locked, key, payload)
             if added is not None:
                 return added
             raise
@@ -482,8 +278,7 @@ def entry_add(
         outcome = rules.outcome(new_state)
         entry = Entry(
             deal=deal, seq=deal.seq + 1, payload=dict(payload), result=view.get("last"),
-            author=user if getattr(user, "is_authenticated", False) else None,
-            idempotency_key=key,
+            author=_author(user), idempotency_key=key,
         )
         before = (deal.seq, deal.state, deal.status, deal.finished_at)
         deal.seq += 1
@@ -491,14 +286,14 @@ def entry_add(
         if outcome is not None:
             deal.status = DealStatus.FINISHED
             deal.finished_at = timezone.now()
-        if not _store_entry(entry, deal):  # the key is stored already: a retry; nothing written
+        if not entry_store.store_entry(entry, deal):  # the key is stored already: a retry; nothing written
             deal.seq, deal.state, deal.status, deal.finished_at = before
-            added = retried()
-            assert added is not None  # the insert skipped the row only for a stored key
+            added = _retried(locked, key, payload)
+            assert added is not None  # the store skipped the row only for a stored key
             return added
         if outcome is not None:
-            _scoring().deal_finished(deal=deal, state=new_state)
-        return EntryAdded(entry=entry, deal=deal, created=True, view=view, names=names)
+            signals.deal_finished.send(sender=Deal, deal=deal, state=new_state)
+        return EntryAdded(entry=entry, deal=deal, created=True, view=view, names=locked.names)
 
 
 def replay(deal: Deal, payloads: Sequence[Mapping[str, Any]], options: Mapping[str, Any] | None = None) -> Any:
@@ -525,9 +320,9 @@ def _store_replayed(deal: Deal, state: Any) -> None:
     deal.finished_at = (deal.finished_at or timezone.now()) if finished else None
     deal.save(update_fields=["seq", "state", "status", "finished_at", "options"])
     if was_finished:
-        _scoring().deal_reopened(deal=deal)
+        signals.deal_reopened.send(sender=Deal, deal=deal)
     if finished:
-        _scoring().deal_finished(deal=deal, state=state)
+        signals.deal_finished.send(sender=Deal, deal=deal, state=state)
 
 
 def entry_undo(*, deal_id: int, user: Any, expected_seq: int | None = None) -> Deal:
@@ -537,12 +332,7 @@ def entry_undo(*, deal_id: int, user: Any, expected_seq: int | None = None) -> D
         session = deal.session
         require_role(user, session.club, Role.SCORER)
         _require_open(session)
-        if expected_seq is not None and expected_seq != deal.seq:
-            raise Conflict(
-                _("Another device recorded first: this deal is now at entry %(seq)s. Reload and try again.")
-                % {"seq": deal.seq},
-                seq=deal.seq,
-            )
+        _require_seq(deal, expected_seq)
         if session.deals.filter(number__gt=deal.number).exists():
             raise Refusal(_("A later deal has started; correct this deal's entries instead of undoing them."))
         entries = _active_entries(deal)
@@ -563,8 +353,8 @@ def _author(user: Any) -> Any:
 
 
 def entry_correct(*, deal_id: int, seq: int, payload: Mapping[str, Any], user: Any) -> Deal:
-    """Replace entry ``seq`` of a deal and replay; later deals that depend on it (Michigan's
-    carried chips) are replayed too. Refused, changing nothing, if anything becomes illegal."""
+    """Replace entry ``seq`` of a deal and replay; later deals that depend on it (carried-over
+    chips) are replayed too. Refused, changing nothing, if anything becomes illegal."""
     with transaction.atomic():
         deal = _lock_deal(deal_id)
         session = deal.session
@@ -580,7 +370,8 @@ def entry_correct(*, deal_id: int, seq: int, payload: Mapping[str, Any], user: A
             state = replay(deal, payloads)
         except IllegalEntry as error:
             raise Refusal(
-                _("This correction is refused: %(reason)s") % {"reason": refusal_from(error, session).message}
+                _("This correction is refused: %(reason)s") % {"reason": refusal_from(error, session).message},
+                code="illegal_entry",
             ) from error
         later = list(session.deals.filter(number__gt=deal.number).order_by("number"))
         replayed_later = _replay_later_deals(session, rules, state, later)
@@ -588,7 +379,7 @@ def entry_correct(*, deal_id: int, seq: int, payload: Mapping[str, Any], user: A
         target.save(update_fields=["active"])
         replacement = Entry.objects.create(
             deal=deal, seq=seq, payload=dict(payload), author=_author(user),
-            result=_last_result(rules, replay(deal, payloads[:seq])),
+            result=rules.view(replay(deal, payloads[:seq])).get("last"),
         )
         DealChange.objects.create(
             deal=deal, kind=ChangeKind.CORRECTION, replaced=target, replacement=replacement, author=_author(user)
@@ -606,11 +397,9 @@ def _replay_later_deals(session: Session, rules: Any, state: Any, later: list[De
     for later_deal in later:
         if rules.outcome(previous_state) is None:
             raise Refusal(_("This correction would leave a finished deal unfinished while later deals exist."))
-        if rules.next_dealer(previous_state) != later_deal.dealer and session.game == "cheat":
+        if rules.dealer_follows_outcome and rules.next_dealer(previous_state) != later_deal.dealer:
             raise Refusal(_("This correction changes who lost the deal, and so who dealt the next one."))
-        options = dict(later_deal.options)
-        if session.game == "michigan":
-            options["pot"] = rules.pot_after(previous_state)
+        options = {**later_deal.options, **rules.carry_over(previous_state)}
         if options == later_deal.options:
             break  # nothing carried over changed; later deals stand as they are
         later_deal.options = options
@@ -619,7 +408,8 @@ def _replay_later_deals(session: Session, rules: Any, state: Any, later: list[De
         except IllegalEntry as error:
             raise Refusal(
                 _("This correction is refused: deal %(number)s no longer adds up: %(reason)s")
-                % {"number": later_deal.number, "reason": refusal_from(error, session).message}
+                % {"number": later_deal.number, "reason": refusal_from(error, session).message},
+                code="illegal_entry",
             ) from error
         results.append((later_deal, previous_state))
     return results
@@ -630,18 +420,14 @@ def session_close(*, session: Session, user: Any) -> Session:
     in the background once this transaction has committed."""
     require_role(user, session.club, Role.SCORER)
     with transaction.atomic():
-        session = Session.objects.select_for_update().get(pk=session.pk)
-        _require_open(session)
-        running = session.deals.filter(status=DealStatus.RUNNING).first()
-        if running is not None:
-            raise Refusal(
-                _("Deal %(number)s is still running: finish it, or undo its entries and discard it, before closing.")
-                % {"number": running.number}
-            )
+        session = _lock_open_session(
+            session,
+            _("Deal %(number)s is still running: finish it, or undo its entries and discard it, before closing."),
+        )
         session.status = SessionStatus.CLOSED
         session.closed_at = timezone.now()
         session.save(update_fields=["status", "closed_at"])
-        _scoring().session_closed(session=session)
+        signals.session_closed.send(sender=Session, session=session)
     return session
 
 
@@ -654,6 +440,6 @@ def session_reopen(*, session: Session, user: Any) -> Session:
         session.status = SessionStatus.OPEN
         session.closed_at = None
         session.save(update_fields=["status", "closed_at"])
-        _scoring().session_reopened(session=session)
+        signals.session_reopened.send(sender=Session, session=session)
     return session
 

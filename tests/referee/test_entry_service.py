@@ -19,7 +19,7 @@ from referee.models import ChangeKind, DealChange, Entry
 from referee.rules import GAMES
 from tests.rules import playout_cheat, playout_michigan, playout_rukas, playout_velnias
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("entry_store_path")]
 
 NAMES = ["Ona", "Jonas", "Rūta", "Petras", "Asta", "Tomas", "Eglė", "Marius"]
 PLAYOUTS: dict[str, Any] = {
@@ -185,9 +185,9 @@ def test_the_hot_path_checks_who_is_recording(
 def test_the_rows_the_hot_path_writes_read_back_as_written(
     new_deal: Callable[..., Any], club_setup: dict[str, Any]
 ) -> None:
-    """entry_add writes with plain SQL; reading the rows back through the ORM gives exactly the
-    objects it returned (JSON, times with their zone, the author, the key), and the deal's
-    snapshot, seq, status and finish time."""
+    """entry_add writes with literal SQL on PostgreSQL; on either path, reading the rows back
+    through the ORM gives exactly the objects it returned (JSON, times with their zone, the
+    author, the key), and the deal's snapshot, seq, status and finish time."""
     from referee.models import Deal
 
     deal = new_deal("velnias", 3)
