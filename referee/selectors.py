@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from django.db import connection
@@ -64,7 +65,9 @@ def seated_members(session: Session) -> list[Member]:
     return [seat.member for seat in session.seats.select_related("member").order_by("number")]
 
 
-def deal_view(deal: Deal, names: list[str] | None = None, state_view: dict[str, Any] | None = None) -> dict[str, Any]:
+def deal_view(
+    deal: Deal, names: list[str] | None = None, state_view: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """What the tablet needs: the engine's view plus names, seq and status.
 
     ``state_view`` is the engine's view when the caller already has it (the hot path just

@@ -3,6 +3,7 @@ compared with, a session's summary row (the figures themselves come from ``scori
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from referee.models import Club, Member, Session
@@ -15,7 +16,7 @@ def club_member(club: Club, pk: int) -> Member | None:
     return Member.objects.filter(club=club, pk=pk).first()
 
 
-def other_members(club: Club, member: Member) -> list[dict[str, Any]]:
+def other_members(club: Club, member: Member) -> list[Mapping[str, Any]]:
     """Everyone else in the club, by name, for the head-to-head choice."""
     return list(Member.objects.filter(club=club).exclude(pk=member.pk).order_by("name").values("pk", "name"))
 

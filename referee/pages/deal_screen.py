@@ -115,9 +115,10 @@ def engine_view(deal: Deal, version: str) -> dict[str, Any]:
     whole chip ledger) costs more to read than the page does to render."""
     # The creation time keeps keys apart should a database ever be rebuilt with the same ids.
     key = f"deal-view:{deal.pk}:{deal.created_at.timestamp()}:{version}"
-    view = cache.get(key)
-    if view is None:
-        rules = GAMES[deal.session.game]
-        view = rules.view(rules.from_dict(deal.state))
-        cache.set(key, view, timeout=VIEW_CACHE_SECONDS)
+    cached: dict[str, Any] | None = cache.get(key)
+    if cached is not None:
+        return cached
+    rules = GAMES[deal.session.game]
+    view = dict(rules.view(rules.from_dict(deal.state)))
+    cache.set(key, view, timeout=VIEW_CACHE_SECONDS)
     return view

@@ -83,7 +83,8 @@ def house_rules(values: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
                      "suit": next((p[-1] for p in prizes if p[:-1] == rank), "S")}
                     for rank in PRIZE_RANKS
                 ]
-                field["default_label"] = " ".join(presenters.show_card(p, "en") for p in (default or []))
+                default_prizes = default if isinstance(default, list) else []
+                field["default_label"] = " ".join(presenters.show_card(p, "en") for p in default_prizes)
             elif kind == "suits":
                 field["value"] = " ".join(value) if isinstance(value, list) else ""
                 field["default_label"] = _("by the number of players")
