@@ -689,3 +689,11 @@ def test_view_of_a_finished_deal_has_the_outcome() -> None:
     """A finished deal shows points, placements and winners."""
     view = GAME.view(play(places(deal(2), 51), STANDS))
     assert view["outcome"] == {"points": [0, -1], "placements": [1, 2], "winners": [0]}
+
+
+def test_a_revealed_value_too_large_to_print_is_refused_cleanly() -> None:
+    """A number with more digits than repr() will write is named, not crashed on."""
+    state = places(deal(3), 1)
+    assert refused(state, challenge(1, 10**5000)) == (
+        "revealed must be a card or a rank written as text, not an enormous number."
+    )

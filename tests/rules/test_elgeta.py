@@ -662,3 +662,9 @@ def test_snapshot_round_trip() -> None:
         assert G.from_dict(data) == state
     with pytest.raises(ValueError):
         G.from_dict({"game": "rukas", "version": 1})
+
+
+def test_a_card_value_too_large_to_print_is_refused_cleanly() -> None:
+    """A number with more digits than repr() will write is named, not crashed on."""
+    refused(seed_deal(), {"type": "trick", "rounds": [[10**5000, "KD", "2H", "3C"]]},
+            "A card must be written as text (e.g. \"QS\"), not an enormous number.")
