@@ -24,6 +24,9 @@ What it does, all on this machine (loopback only, bounded in requests and in tim
 5. Stops gunicorn and drops the database.
 
 Usage: ``python bench/bench_api.py [--seconds 8] [--rounds 3] [--clients 6] [--workers 3]``.
+``--entry-store orm`` runs the entry endpoint (and the in-process service) on the entry
+store's ORM path instead of its PostgreSQL statements: the measured speedup that
+``referee/entry_store.py`` states.
 Targets (issue 3): entry throughput at least 0.6x the bare endpoint's; the 2,000th trick
 within 1.2x of the 10th.
 """
@@ -163,12 +166,23 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_gunicorn(port: int, workers: int) -> subprocess.Popen[bytes]:
+def application_on_the_orm() -> Any:
+    """The product's WSGI application with the entry store on its ORM path (``--entry-store orm``;
+    gunicorn calls this in each worker)."""
+    from config.wsgi import application
+    from referee import entry_store
+
+    entry_store.SQL_VENDORS = frozenset()
+    return application
+
+
+def start_gunicorn(port: int, workers: int, entry_store: str = "native") -> subprocess.Popen[bytes]:
     gunicorn = Path(sys.executable).with_name("gunicorn")
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.settings_bench", "DATABASE_URL": database_url(),
            "LOG_LEVEL": "ERROR"}
+    app = "bench.bench_api:application_on_the_orm()" if entry_store == "orm" else "config.wsgi:application"
     process = subprocess.Popen(
-        [str(gunicorn), "config.wsgi:application", "--bind", f"{HOST}:{port}", "--workers", str(workers),
+        [str(gunicorn), app, "--bind", f"{HOST}:{port}", "--workers", str(workers),
          "--worker-class", "sync", "--log-level", "warning", "--timeout", "60"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
@@ -612,6 +626,8 @@ def main() -> int:
     parser.add_argument("--short", type=int, default=10, help="the short deal's entry to time")
     parser.add_argument("--skip-throughput", action="store_true")
     parser.add_argument("--skip-long", action="store_true")
+    parser.add_argument("--entry-store", choices=("native", "orm"), default="native",
+                        help="the entry store's path: PostgreSQL's statements (native) or the ORM's")
     args = parser.parse_args()
 
     recreate_database()
@@ -620,12 +636,17 @@ def main() -> int:
     from django.db import connections
 
     call_command("migrate", verbosity=0)
+    if args.entry_store == "orm":
+        from referee import entry_store
+
+        entry_store.SQL_VENDORS = frozenset()
     seed = seed_club()
     port = free_port()
     print(f"kortos API bench: PostgreSQL database {BENCH_DB}, gunicorn {args.workers} sync workers on "
-          f"{HOST}:{port}, {args.clients} client threads, {os.cpu_count()} CPUs")
+          f"{HOST}:{port}, {args.clients} client threads, {os.cpu_count()} CPUs, "
+          f"entry store on its {'ORM path' if args.entry_store == 'orm' else 'PostgreSQL statements'}")
     print("load average (1, 5, 15 min) before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
-    server = start_gunicorn(port, args.workers)
+    server = start_gunicorn(port, args.workers, args.entry_store)
     SERVER_PID[0] = server.pid
     try:
         if not args.skip_throughput:

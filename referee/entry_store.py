@@ -6,12 +6,13 @@ Two paths, the same rows: on PostgreSQL the statements below, written out; on an
 database (SQLite, the embedded default) the ORM. ``entry_add`` runs for every card a table
 records, and issue 3 holds it to 0.6x the throughput of a bare one-INSERT endpoint.
 
-Measured speedup (``bench/bench_api.py``, PostgreSQL, gunicorn 3 sync workers, 6 clients,
+Measured speedup (``bench/bench_api.py``, PostgreSQL 15, gunicorn 3 sync workers, 6 clients,
 mid-deal Rūkas entries, 2 shared cores at load average 6-7, 1 December 2026): the ORM path
-ran at 0.36x the bare insert's throughput (server CPU 15.5 ms per entry), these statements at
-0.65-0.93x (7.0-7.8 ms): about 2x. In process (cProfile, a 200-entry Cheat deal) the ORM path
-spent 23-27 ms per entry against 9-11 ms, mostly compiling the locking join with its role
-subquery and the insert, the update and the key check (five round trips instead of two).
+ran at 0.34-0.36x the bare insert's throughput (server CPU 12-15.5 ms per entry), these
+statements at 0.65-0.93x (7.0-7.8 ms): about 2x; ``--entry-store orm`` measures it again.
+In process (cProfile, a 200-entry deal) the ORM path spent 23-27 ms per entry against
+9-11 ms, mostly compiling the locking join with its role subquery, the key check, the insert
+and the update (five round trips with the answer's names, instead of two).
 
 tests/referee/test_entry_store.py holds the statements' tables and columns to the models;
 the entry-service tests run on both paths on PostgreSQL (tests/referee/conftest.py).
