@@ -7,7 +7,7 @@ database (SQLite, the embedded default) the ORM. ``entry_add`` runs for every ca
 records, and issue 3 holds it to 0.6x the throughput of a bare one-INSERT endpoint.
 
 Measured speedup (``bench/bench_api.py``, PostgreSQL 15, gunicorn 3 sync workers, 6 clients,
-mid-deal Rūkas entries, 2 shared cores at load average 6-7, 1 December 2026): the ORM path
+mid-deal trick entries, 2 shared cores at load average 6-7, 1 December 2026): the ORM path
 ran at 0.34-0.36x the bare insert's throughput (server CPU 12-15.5 ms per entry), these
 statements at 0.65-0.93x (7.0-7.8 ms): about 2x; ``--entry-store orm`` measures it again.
 In process (cProfile, a 200-entry deal) the ORM path spent 23-27 ms per entry against
