@@ -8,7 +8,6 @@ everything else is for the club's members, and a private club is a 404 to outsid
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
@@ -21,12 +20,15 @@ from referee import selectors as referee_selectors
 from referee.errors import Refusal
 from referee.models import GAME_CHOICES, Club
 from referee.permissions import club_role
+from referee.safe_input import read_date, read_int
 
 from . import page_selectors
 from . import selectors as scoring
 
 #: How many of a member's latest sessions their page lists.
 MEMBER_SESSIONS_SHOWN = 30
+#: The most deals a leaderboard may ask a ranked player to have played.
+MAX_MIN_DEALS = 1_000_000
 
 
 def _game_names() -> dict[str, str]:
@@ -37,32 +39,24 @@ def _game_names() -> dict[str, str]:
 # -- the club's leaderboard ------------------------------------------------------------------------
 
 
-def _date(text: str | None) -> date | None:
-    if not text:
-        return None
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        return None
-
-
 def leaderboard_context(request: HttpRequest, club: Club, role: str | None) -> dict[str, Any]:
     game = request.GET.get("game") or None
     period = request.GET.get("period") or "all"
     start_text, end_text = request.GET.get("start", ""), request.GET.get("end", "")
     wall = request.GET.get("wall") == "1"
     error = None
-    try:
-        min_deals = int(request.GET.get("min_deals", scoring.DEFAULT_MIN_DEALS))
-    except ValueError:
+    # As the API bounds it; anything else shows the default.
+    min_deals = read_int(request.GET.get("min_deals", ""), high=MAX_MIN_DEALS)
+    if min_deals is None:
         min_deals = scoring.DEFAULT_MIN_DEALS
-    if period == "custom" and (_date(start_text) is None or _date(end_text) is None):
+    start, end = read_date(start_text), read_date(end_text)
+    if period == "custom" and (start is None or end is None):
         error = _("A custom period needs both start and end dates (YYYY-MM-DD).")
     board = None
     if error is None:
         try:
             board = scoring.leaderboard(
-                club, game=game, period=period, start=_date(start_text), end=_date(end_text), min_deals=min_deals,
+                club, game=game, period=period, start=start, end=end, min_deals=min_deals,
                 include_money=role is not None,
             )
         except Refusal as refusal:
@@ -125,7 +119,7 @@ def member_page(request: HttpRequest, slug: str, member_id: int) -> HttpResponse
     error = None
     vs = request.GET.get("vs")
     if vs:
-        other = page_selectors.club_member(club, int(vs) if vs.isdigit() else 0)
+        other = page_selectors.club_member(club, read_int(vs) or 0)
         if other is None:
             error = _("Choose another member of this club.")
         else:

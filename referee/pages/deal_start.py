@@ -11,6 +11,7 @@ from referee.errors import Refusal
 from referee.models import Session
 from referee.permissions import club_role
 from referee.rules import GAMES
+from referee.safe_input import read_int
 
 from .access import can_record, session_or_404
 
@@ -35,7 +36,7 @@ def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
     running = selectors.running_deal(session)
     if request.method == "POST":
         raw = request.POST.get("dealer", "")
-        dealer = int(raw) if raw.isdigit() else None
+        dealer = read_int(raw)
         try:
             deal = services.deal_start(session=session, user=request.user, dealer=dealer)
         except Refusal as refusal:

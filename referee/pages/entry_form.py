@@ -5,6 +5,8 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from referee.safe_input import read_int
+
 
 def new_key() -> str:
     """An idempotency key for a form rendered without JavaScript (a double submit is stored once)."""
@@ -33,8 +35,8 @@ def payload_from_form(data: Any) -> dict[str, Any]:
             payload[field] = [_int_or_text(value) for value in values]
         elif kind == "strs":
             payload[field] = [value.strip() for value in values]
-        elif kind == "round" and len(parts) == 4 and parts[3].isdigit():
-            rounds.setdefault(field, {})[int(parts[3])] = [value.strip() or None for value in values]
+        elif kind == "round" and len(parts) == 4 and (index := read_int(parts[3])) is not None:
+            rounds.setdefault(field, {})[index] = [value.strip() or None for value in values]
     for field, by_index in rounds.items():
         payload[field] = [by_index[index] for index in sorted(by_index)]
     return payload

@@ -21,6 +21,7 @@ from referee.errors import NotAllowed, Refusal
 from referee.games import PAGES
 from referee.models import Deal
 from referee.rules import GAMES, IllegalEntry
+from referee.safe_input import read_int
 from referee.services import refusal_from
 
 from .access import can_record, deal_or_404
@@ -49,8 +50,7 @@ def _deal_post(request: HttpRequest, deal: Deal, role: str | None) -> HttpRespon
     """The recording forms without JavaScript: the same services, then back to the screen."""
     action = request.POST.get("action", "entry")
     form_id = request.POST.get("form", "entry")
-    expected = request.POST.get("expected_seq", "")
-    expected_seq = int(expected) if expected.isdigit() else None
+    expected_seq = read_int(request.POST.get("expected_seq", ""))
     if action in PAGES[deal.session.game].redraw_actions:
         # The screen again from what was typed (e.g. one more tie-break round): nothing is written.
         context = deal_context(deal, request.user, role, redraw=payload_from_form(request.POST))
