@@ -1,0 +1,139 @@
+"""The shape of the house (issue 10), checked on every run so that it stays that way:
+
+* a game is one room: outside the engine (``referee/rules``) and the games' page modules
+  (``referee/games``), no string literal in ``referee``, ``scoring`` or ``config`` names a game
+  (demo data and migrations aside);
+* no import cycle between the project's modules, counting imports inside functions;
+* no module of the Django apps over 500 lines (the engine's game modules, one game each with
+  its rules in the docstring, are the exception the issue allows).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from referee.rules import GAMES
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("referee", "scoring", "config")
+#: Only the built-in five: a test may register a sixth (tests/sixth_game) while this runs.
+SLUGS = frozenset({"elgeta", "velnias", "rukas", "michigan", "cheat"})
+
+
+def python_files(*, skip: tuple[str, ...] = ()) -> Iterator[Path]:
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            relative = path.relative_to(ROOT).as_posix()
+            if "/migrations/" in relative or any(relative.startswith(prefix) for prefix in skip):
+                continue
+            yield path
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def test_the_five_games_are_the_engine_registry() -> None:
+    assert SLUGS.issubset(GAMES)
+
+
+def test_no_string_literal_names_a_game_outside_its_rooms() -> None:
+    found = []
+    for path in python_files(skip=("referee/rules/", "referee/games/", "referee/management/commands/load_demo")):
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in SLUGS:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.value!r}")
+    assert found == []
+
+
+def imported_modules(path: Path, known: set[str]) -> set[str]:
+    """The project's modules that ``path`` imports anywhere in it (top level or in a function)."""
+    own = module_name(path)
+    package = own if path.name == "__init__.py" else own.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
+                prefix = ".".join(base + ([node.module] if node.module else []))
+            else:
+                prefix = node.module or ""
+            # ``from pkg import module`` imports the module; ``from module import name`` the module.
+            names = [f"{prefix}.{alias.name}" for alias in node.names] + [prefix]
+        else:
+            continue
+        for name in names:
+            while name and name not in known:
+                name = name.rpartition(".")[0]
+            if name and name != own:
+                found.add(name)
+    return found
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle, as the list of modules around it, or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            if state.get(target) == 1:
+                return stack[stack.index(target):] + [target]
+            if target not in state:
+                cycle = visit(target)
+                if cycle:
+                    return cycle
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            cycle = visit(node)
+            if cycle:
+                return cycle
+    return None
+
+
+def test_no_import_cycle_counting_imports_inside_functions() -> None:
+    paths = list(python_files())
+    known = {module_name(path) for path in paths}
+    # A package's __init__ importing its own submodules is how a package re-exports, not a cycle
+    # of meaning; a submodule importing its package's __init__ would be one, so keep those edges.
+    graph = {
+        module_name(path): {
+            target for target in imported_modules(path, known)
+            if not (path.name == "__init__.py" and target.startswith(module_name(path) + "."))
+        }
+        for path in paths
+    }
+    assert find_cycle(graph) is None
+
+
+def test_the_cycle_finder_finds_a_lazy_cycle() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"a"}}) == ["a", "b", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+@pytest.mark.parametrize("package", ["referee", "scoring", "config"])
+def test_no_module_of_the_django_apps_over_500_lines(package: str) -> None:
+    long = [
+        f"{path.relative_to(ROOT)}: {count} lines"
+        for path in python_files(skip=("referee/rules/",))
+        if path.relative_to(ROOT).parts[0] == package
+        for count in [len(path.read_text().splitlines())]
+        if count > 500
+    ]
+    assert long == []
