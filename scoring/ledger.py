@@ -16,6 +16,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from referee.games import PAGES
 from referee.models import Deal, DealStatus, Session, SessionStatus
 from referee.rules import GAMES, Game, MoneyRule
 
@@ -198,7 +199,7 @@ def settlement(session: Session) -> dict[str, Any]:
         "stake": money_text(stake),
         "currency": session.currency,
         "coin": None if session.coin is None else money_text(session.coin),
-        "money_rule": _money_rule(rules),
+        "money_rule": PAGES[game].money_rule_text(),
         "nets": [
             {"seat": s.number, "member": s.member, "name": s.name, "exact": money_text(r.exact),
              "rounded": money_text(r.rounded), "rounding": money_text(r.adjustment), **story(s.number)}
@@ -218,12 +219,3 @@ def _chip_words(reasons: Mapping[str, int]) -> str:
               "split": _("M3 share")}
     parts = [f"{label} {reasons[r]:+d}" for r, label in labels.items() if reasons.get(r)]
     return ", ".join(parts) or "0"
-
-
-def _money_rule(rules: Game[Any]) -> str:
-    """How the session's money is counted, from the game's money rule and whether it keeps chips."""
-    if rules.money_rule is MoneyRule.PAIR_DIFFERENCE:
-        return _("Every pair of players settles the difference of their points x the stake.")
-    if chips.keeps_chips(rules):
-        return _("Net chips x the chip value; the chips left on the prize cards are shared at close (M3).")
-    return _("Points x the stake: Velnias points are already who pays whom.")

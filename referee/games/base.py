@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Literal
 
 from django.utils.translation import gettext as _
 
-from referee.rules import GAMES, Game
+from referee.rules import GAMES, Game, MoneyRule
 
 #: One row read for a summary's facts (a ``values_list`` tuple).
 Row = Sequence[Any]
@@ -82,6 +82,12 @@ class GamePages:
     def unit_label(self) -> str:
         """What the session's totals count, in the reader's language."""
         return _(self.rules.unit.label)
+
+    def money_rule_text(self) -> str:
+        """How the session's money is counted, in one sentence for the settlement."""
+        if self.rules.money_rule is MoneyRule.PAIR_DIFFERENCE:
+            return _("Every pair of players settles the difference of their points x the stake.")
+        return _("Points x the stake: the points are already who pays whom.")
 
     # -- house rules -------------------------------------------------------------------------
 

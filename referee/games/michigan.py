@@ -34,6 +34,9 @@ class MichiganPages(GamePages):
     fact_query = FactQuery("deals", ("state__prizes_played", "state__misplays"), _prizes_and_misplays)
     best_deal_highlight = True
 
+    def money_rule_text(self) -> str:
+        return _("Net chips x the chip value; the chips left on the prize cards are shared at close (M3).")
+
     def rule_texts(self) -> Mapping[str, RuleText]:
         return {
             "prizes": RuleText(_("Prize cards"), _("An ace, a king, a queen and a jack of four different suits.")),

@@ -50,6 +50,9 @@ class VelniasPages(GamePages):
     fact_query = FactQuery("entries", ("payload__condition", "payload__player"), _endings, {"payload__type": "end"})
     best_deal_highlight = True
 
+    def money_rule_text(self) -> str:
+        return _("Points x the stake: Velnias points are already who pays whom.")
+
     def screen(
         self, view: Mapping[str, Any], names: Sequence[str], notation: str, *,
         state: Mapping[str, Any], finished: bool, redraw: Mapping[str, Any] | None = None,
