@@ -9,6 +9,7 @@ import pytest
 
 from referee.rules import GAMES, IllegalEntry, InvalidSetup
 from referee.rules.cheat import CheatState
+from tests.rules.refusals import refusal
 
 GAME = GAMES["cheat"]
 STANDS: dict[str, Any] = {"type": "stands"}
@@ -41,12 +42,7 @@ def places(state: CheatState, count: int) -> CheatState:
 
 
 def refused(state: CheatState, entry: object) -> str:
-    """The refusal's message; the state is left exactly as it was."""
-    before = json.dumps(GAME.to_dict(state), sort_keys=True)
-    with pytest.raises(IllegalEntry) as caught:
-        GAME.apply(state, entry)
-    assert json.dumps(GAME.to_dict(state), sort_keys=True) == before
-    return str(caught.value)
+    return refusal(GAME, state, entry)
 
 
 def endgame(players: int = 4) -> CheatState:

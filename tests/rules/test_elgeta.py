@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from referee.rules import GAMES, IllegalEntry, InvalidSetup
+from referee.rules import GAMES, InvalidSetup
 from referee.rules.cards import Card
 from referee.rules.elgeta import Cycle, ElgetaState, Ending, ExpectedCard, Forecast, play_out, trick_taker
+from tests.rules.refusals import refusal
 
 G = GAMES["elgeta"]
 SEED_OPTIONS = {"suits": ["S", "D", "H", "C"]}
@@ -64,11 +65,7 @@ def position(
 
 
 def refused(state: ElgetaState, entry: object, message: str) -> None:
-    before = G.to_dict(state)
-    with pytest.raises(IllegalEntry) as err:
-        G.apply(state, entry)
-    assert str(err.value) == message
-    assert G.to_dict(state) == before
+    assert refusal(G, state, entry) == message
 
 
 def play(state: ElgetaState, *entries: dict[str, Any]) -> ElgetaState:

@@ -19,6 +19,7 @@ from referee.rules.michigan import (
     next_card,
     split_pot,
 )
+from tests.rules.refusals import refusal
 
 _GAME = GAMES["michigan"]
 assert isinstance(_GAME, Michigan)
@@ -45,12 +46,7 @@ def run(state: MichiganState, *entries: dict[str, Any]) -> MichiganState:
 
 
 def refused(state: MichiganState, entry: object) -> str:
-    """The refusal's message; the state must be unchanged."""
-    before = GAME.to_dict(state)
-    with pytest.raises(IllegalEntry) as info:
-        GAME.apply(state, entry)
-    assert GAME.to_dict(state) == before
-    return str(info.value)
+    return refusal(GAME, state, entry)
 
 
 def setup_refused(players: int = 4, dealer: int = 3, **options: Any) -> str:

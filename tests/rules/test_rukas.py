@@ -9,6 +9,7 @@ import pytest
 
 from referee.rules import GAMES, IllegalEntry, InvalidSetup
 from referee.rules.rukas import Basis, CardStatus, TrickResult, trick_taker
+from tests.rules.refusals import refusal
 
 GAME = GAMES["rukas"]
 ALL_RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -45,12 +46,7 @@ def play_by_seat(players: int, tricks: list[list[str]], dealer: int | None = Non
 
 
 def refused(state: Any, entry: object) -> str:
-    """Apply an entry that must be refused; return the message and check nothing changed."""
-    before = GAME.to_dict(state)
-    with pytest.raises(IllegalEntry) as err:
-        GAME.apply(state, entry)
-    assert GAME.to_dict(state) == before
-    return str(err.value)
+    return refusal(GAME, state, entry)
 
 
 # -- the seed's examples (RULES.md section 3), verbatim -----------------------------------------

@@ -9,6 +9,7 @@ import pytest
 
 from referee.rules import GAMES, IllegalEntry, InvalidSetup
 from referee.rules.velnias import Payment, deal_payments, hand_size, leftovers, score_deal
+from tests.rules.refusals import refusal
 
 GAME = GAMES["velnias"]
 
@@ -29,12 +30,7 @@ def points(condition: str, player: int | None, counts: list[int]) -> tuple[int, 
 
 
 def refused(state: Any, entry: object) -> str:
-    """Apply an entry that must be refused; return the message and check nothing changed."""
-    before = GAME.to_dict(state)
-    with pytest.raises(IllegalEntry) as err:
-        GAME.apply(state, entry)
-    assert GAME.to_dict(state) == before
-    return str(err.value)
+    return refusal(GAME, state, entry)
 
 
 # -- the seed's examples (RULES.md section 2), verbatim -----------------------------------------
