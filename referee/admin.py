@@ -46,7 +46,7 @@ class EntryInline(admin.TabularInline):
     can_delete = False
     readonly_fields = ["seq", "payload", "result", "author", "created_at", "idempotency_key", "active"]
 
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request, obj=None):
         return False
 
 

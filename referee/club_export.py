@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, overload
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
@@ -50,6 +50,10 @@ def _when(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat()
 
 
+@overload
+def _parse_when(text: str) -> datetime: ...
+@overload
+def _parse_when(text: None) -> None: ...
 def _parse_when(text: str | None) -> datetime | None:
     if text is None:
         return None
@@ -201,7 +205,7 @@ def import_club(data: Any) -> Club:
     games = {s["id"]: s["game"] for s in parts["sessions"]}
     for deal in parts["deals"]:
         game = games.get(deal["session"])
-        if game not in GAMES:
+        if game is None or game not in GAMES:
             raise Refusal(_("Deal %(id)s belongs to no session of the file.") % {"id": deal["id"]})
         try:
             GAMES[game].from_dict(deal["state"])

@@ -31,6 +31,7 @@ def require_role(user: Any, club: Club, needed: str) -> str:
 def check_role(user: Any, member_role: str | None, needed: str) -> str:
     """``require_role`` for a caller that has already read the user's active member role in the
     club (the hot path reads it in the query that locks the deal)."""
+    role: str | None
     if user is None or not user.is_authenticated:
         role = None
     elif user.is_superuser:

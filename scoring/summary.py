@@ -118,6 +118,7 @@ def fingerprint(facts: Mapping[str, Any]) -> str:
 
 def _game_facts(session: Session, query: FactQuery) -> dict[str, Any]:
     """The facts of the game's own highlights, in one query (see ``FactQuery``)."""
+    rows: Any
     if query.source == "deals":
         rows = (
             session.deals.filter(status=DealStatus.FINISHED, **query.only).order_by("number")
@@ -350,7 +351,7 @@ def render_chart_svg(data: Mapping[str, Any]) -> str:
     running = data["running_totals"]
     session = data["session"]
     ink = "#888888"  # readable on the dark theme and on the light one
-    rc = {
+    rc: Any = {  # matplotlib types its keys as a closed list of names
         "svg.hashsalt": f"kortos-summary-{session['id']}",
         "svg.fonttype": "none",
         "font.family": "DejaVu Sans",

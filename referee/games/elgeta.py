@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 from referee.presenters import RANKS_EN, cards_word, name_of, names_list, show_card, show_rank, split_card
 from referee.rules import CardError, format_card, parse_card
 from referee.rules.cards import parse_notation
+from referee.rules.elgeta import ElgetaView
 
 from .base import FactQuery, GamePages, Row, RuleText
 
@@ -99,7 +100,7 @@ class ElgetaPages(GamePages):
         number = params.get("next")
         if not isinstance(number, int):
             return {}
-        view = self.rules.view(self.rules.from_dict(state))
+        view = cast("ElgetaView", self.rules.view(self.rules.from_dict(state)))
         order = _play_order(view)
         cells = round_cards(sequences(state, order), view["counts"], order, number - 1)
         turned: dict[int, set[str]] = {seat: set() for seat in order}

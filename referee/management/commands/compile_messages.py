@@ -51,7 +51,7 @@ class Command(BaseCommand):
         parser.add_argument("--check", action="store_true", help="Only check that every .mo is up to date.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        failures = []
+        failures: list[str] = []
         for po_path in catalogues():
             mo_path = po_path.with_suffix(".mo")
             po = polib.pofile(str(po_path))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
@@ -17,6 +17,7 @@ from django.db import transaction
 from referee import services
 from referee.models import Club, Deal, Role, Session
 from referee.rules import GAMES
+from referee.rules.rukas import RukasView
 
 DEMO_PASSWORD = "kortos-demo"
 PLAYERS = ["Ona", "Jonas", "Rūta", "Petras", "Asta", "Tomas"]
@@ -116,7 +117,8 @@ class Command(BaseCommand):
         players = session.seats.count()
         hands = [rng.sample(ranks, len(ranks)) for _ in range(players)]
         for trick in range(tricks):
-            leader = game.view(game.from_dict(Deal.objects.get(pk=deal.pk).state))["leader"]
+            view = cast("RukasView", game.view(game.from_dict(Deal.objects.get(pk=deal.pk).state)))
+            leader = view["leader"]
             cards = [hands[(leader + i) % players][trick] for i in range(players)]
             services.entry_add(deal_id=deal.pk, payload={"type": "trick", "cards": cards}, user=user)
 
