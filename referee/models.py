@@ -199,3 +199,26 @@ class DealChange(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
+
+
+class Invitation(models.Model):
+    """A one-time way for a member to get a sign-in: the admin hands over a link or a code, the
+    new user opens it and chooses a username and password.
+
+    Only a hash of the code is kept (like a password), so a copy of the database cannot be used
+    to take over a member; the code is shown to the admin once, when it is made."""
+
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="invitations")
+    #: SHA-256 of the code, hex: the code is long and random, so a plain hash cannot be guessed back.
+    code_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Invitation for {self.member}"

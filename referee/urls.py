@@ -5,7 +5,7 @@ from django.urls import path
 
 from . import audit_views
 from .login import RateLimitedLoginView
-from .pages import club, deal_start, recording, session, session_start
+from .pages import club, deal_start, invitation, members, recording, session, session_start
 
 urlpatterns = [
     path("login/", RateLimitedLoginView.as_view(redirect_authenticated_user=True), name="login"),
@@ -13,6 +13,12 @@ urlpatterns = [
     path("", club.home, name="home"),
     path("healthz", club.healthz, name="healthz"),
     path("clubs/<slug:slug>/", club.club_page, name="club"),
+    path("clubs/<slug:slug>/members/", members.members_page, name="club-members"),
+    path("clubs/<slug:slug>/members/<int:pk>/manage/", members.member_page, name="club-member"),
+    path("clubs/<slug:slug>/members/<int:pk>/manage/active/", members.member_active, name="club-member-active"),
+    path("clubs/<slug:slug>/members/<int:pk>/manage/invitation/", members.member_invite, name="club-member-invite"),
+    path("invitation/", invitation.invitation_code, name="invitation-code"),
+    path("invitation/<str:code>/", invitation.invitation_page, name="invitation"),
     path("clubs/<slug:slug>/sessions/new/", session_start.session_new, name="session-new"),
     path("sessions/<int:pk>/", session.session_page, name="session"),
     path("sessions/<int:pk>/live/", session.session_live, name="session-live"),
