@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
@@ -11,7 +12,7 @@ from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from referee.rules import GAMES
 
-from .models import Club, Deal, DealChange, DealStatus, Entry, Member, Session
+from .models import Club, Deal, DealChange, DealStatus, Entry, Member, Role, Session
 from .permissions import club_role
 
 
@@ -152,9 +153,21 @@ def has_later_deal(deal: Deal) -> bool:
 
 
 def deal_version(deal: Deal) -> str:
-    """Changes with every entry, undo or correction (undo then re-record keeps seq, not the last id)."""
-    last = Entry.objects.filter(deal=deal).aggregate(last=Max("id"))["last"] or 0
-    return f"{deal.seq}.{last}.{deal.status}"
+    """What the recording screen shows of the deal, as a token that changes with every entry,
+    undo or correction, and with the session's closing or reopening; the watchers' poll
+    (``deal_poll``) computes the same token in its one statement.
+
+    Entries are never deleted, so (seq, entry rows) never repeats: an entry or a correction
+    adds a row, an undo lowers seq and adds none (undo then re-record keeps seq, not the row
+    count). The count is an index-only range of the deal's own entries, where the highest
+    entry id (the token before) let PostgreSQL walk the whole table's primary key backwards
+    for an old deal."""
+    rows = Entry.objects.filter(deal_id=deal.pk).count()
+    return _version(deal.seq, rows, deal.status, deal.session.status)
+
+
+def _version(seq: int, rows: int, status: str, session_status: str) -> str:
+    return f"{seq}.{rows}.{status}.{session_status}"
 
 
 def last_deal(session: Session) -> Deal | None:
@@ -215,14 +228,50 @@ def deal_for_page(user: Any, pk: int) -> tuple[Deal, str] | None:
     return deal, role
 
 
-def deal_for_poll(user: Any, pk: int) -> tuple[Deal, str] | None:
-    """What a watcher's poll needs to tell whether anything changed: the deal without its
-    snapshot (a long deal's is large) and the user's role (two queries)."""
-    deal = Deal.objects.select_related("session__club").defer("state", "options").filter(pk=pk).first()
-    role = club_role(user, deal.session.club) if deal is not None else None
-    if deal is None or role is None:
+@dataclass(frozen=True)
+class Poll:
+    """A watcher's "anything new?": the version of what the screen shows, the user's role and,
+    for a deal, the session's running deal (its watchers follow the table to the next one)."""
+
+    version: str
+    role: str
+    running_deal: int | None = None
+
+
+#: The largest id a BigAutoField column holds: a larger one names no row.
+MAX_ID = 2**63 - 1
+
+#: Everything a deal's poll needs in one statement (an index probe per line: the deal and its
+#: session by key, the entry count index-only over the deal's range of (deal, active, seq), the
+#: running deal by the one-running-deal constraint's index, the role by (club, user)). Written
+#: out because it runs every two or three seconds for every phone watching every table; the ORM
+#: took five queries (3.3-4.4 ms, issue 15). tests/pages/test_poll.py holds it to the models.
+DEAL_POLL_SQL = (
+    "SELECT d.seq, d.status, s.status,"
+    " (SELECT COUNT(*) FROM referee_entry e WHERE e.deal_id = d.id),"
+    " (SELECT r.id FROM referee_deal r WHERE r.session_id = d.session_id AND r.status = %s),"
+    " (SELECT m.role FROM referee_member m WHERE m.club_id = s.club_id AND m.user_id = %s AND m.active)"
+    " FROM referee_deal d INNER JOIN referee_session s ON s.id = d.session_id"
+    " WHERE d.id = %s"
+)
+
+
+def deal_poll(user: Any, pk: int) -> Poll | None:
+    """The deal's version (``deal_version``'s token), its session's running deal and the user's
+    role, in one statement; None when the user may not see the deal, whatever its version, so
+    that an outsider's poll learns nothing, not even whether it changed."""
+    if not 0 < pk <= MAX_ID or not getattr(user, "is_authenticated", False):
         return None
-    return deal, role
+    with connection.cursor() as cursor:
+        cursor.execute(DEAL_POLL_SQL, [DealStatus.RUNNING.value, user.pk, pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    seq, status, session_status, rows, running, role = row
+    role = Role.ADMIN.value if user.is_superuser else role
+    if role is None:
+        return None
+    return Poll(version=_version(seq, rows, status, session_status), role=role, running_deal=running)
 
 
 def session_for_page(user: Any, pk: int) -> Session | None:
@@ -257,24 +306,58 @@ def session_deals(session: Session) -> list[Deal]:
     return list(session.deals.order_by("number").only("id", "number", "dealer", "seq", "status", "session_id"))
 
 
+#: A session's poll in one statement: its status, the user's role and a fingerprint of what
+#: the session page shows (its deals, their entries, the summary's progress). Written out for
+#: the same reason as DEAL_POLL_SQL (the ORM took four queries, plus three for the access
+#: check); tests/pages/test_poll.py holds it to the models.
+SESSION_POLL_SQL = (
+    "SELECT s.status,"
+    " (SELECT m.role FROM referee_member m WHERE m.club_id = s.club_id AND m.user_id = %s AND m.active),"
+    " (SELECT COUNT(*) FROM referee_deal d WHERE d.session_id = s.id),"
+    " (SELECT SUM(d.seq) FROM referee_deal d WHERE d.session_id = s.id),"
+    " (SELECT MAX(d.id) FROM referee_deal d WHERE d.session_id = s.id),"
+    " (SELECT MAX(d.finished_at) FROM referee_deal d WHERE d.session_id = s.id),"
+    " (SELECT COUNT(*) FROM referee_entry e INNER JOIN referee_deal d ON d.id = e.deal_id"
+    " WHERE d.session_id = s.id),"
+    " (SELECT u.state FROM scoring_sessionsummary u WHERE u.session_id = s.id),"
+    " (SELECT u.progress FROM scoring_sessionsummary u WHERE u.session_id = s.id)"
+    " FROM referee_session s WHERE s.id = %s"
+)
+
+
+def _session_poll_row(user_id: int | None, session_id: int) -> tuple[Any, ...] | None:
+    if not 0 < session_id <= MAX_ID:
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(SESSION_POLL_SQL, [user_id, session_id])
+        row: tuple[Any, ...] | None = cursor.fetchone()
+    return row
+
+
+def _session_fingerprint(row: tuple[Any, ...]) -> str:
+    # Entries are never deleted: their count with the seqs' sum changes with every entry, undo
+    # (the sum drops) or correction (a row more); a new deal, a close and summary progress too.
+    status, _role, deals, seqs, last, finished, entries, summary_state, progress = row
+    summary = f"{summary_state}{progress}" if summary_state else "none"
+    return "-".join(str(part) for part in (deals, seqs or 0, last, finished, status, entries, summary))
+
+
 def session_version(session_id: int) -> str:
     """A cheap fingerprint of everything a watcher's page shows: it changes with every entry,
-    undo, new deal, close or summary progress (one query)."""
-    row = Deal.objects.filter(session_id=session_id).aggregate(
-        deals=Count("id"), seqs=Sum("seq"), last=Max("id"), finished=Max("finished_at")
-    )
-    session = Session.objects.filter(pk=session_id).values("status").first()
-    summary = _summary_mark(session_id)
-    changes = Entry.objects.filter(deal__session_id=session_id).aggregate(entries=Max("id"), rows=Count("id"))
-    parts = [
-        row["deals"], row["seqs"], row["last"], row["finished"], session["status"] if session else None,
-        changes["entries"], changes["rows"], summary,
-    ]
-    return "-".join(str(part) for part in parts)
+    undo, new deal, close or summary progress (one statement, the one ``session_poll`` runs)."""
+    row = _session_poll_row(None, session_id)
+    return _session_fingerprint(row) if row is not None else "none"
 
 
-def _summary_mark(session_id: int) -> str:
-    from scoring.models import SessionSummary
-
-    summary = SessionSummary.objects.filter(session_id=session_id).values("state", "progress").first()
-    return f"{summary['state']}{summary['progress']}" if summary else "none"
+def session_poll(user: Any, pk: int) -> Poll | None:
+    """The session's fingerprint (``session_version``'s) and the user's role in one statement;
+    None when the user may not see the session, whatever changed in it."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    row = _session_poll_row(user.pk, pk)
+    if row is None:
+        return None
+    role = Role.ADMIN.value if user.is_superuser else row[1]
+    if role is None:
+        return None
+    return Poll(version=_session_fingerprint(row), role=role)

@@ -25,6 +25,7 @@ from referee.safe_input import read_int
 from referee.services import refusal_from
 
 from .access import can_record, deal_or_404
+from .conditional import etag, unchanged
 from .deal_screen import deal_context
 from .entry_form import payload_from_form
 
@@ -75,23 +76,28 @@ def _deal_post(request: HttpRequest, deal: Deal, role: str | None) -> HttpRespon
 
 @login_required
 def deal_live(request: HttpRequest, pk: int) -> HttpResponse:
-    """Polling for watchers and a second tablet: 204 while nothing changed (two small queries),
-    else the live part of the screen. ``X-Running-Deal`` names the session's running deal, so a
-    finished deal's watchers follow the table to the next one."""
-    found = selectors.deal_for_poll(request.user, pk)
-    if found is None:
+    """Polling for watchers and a second tablet: 304 while nothing changed (the screen's
+    version, sent back as ``If-None-Match``, checked in one statement with the access check and
+    nothing rendered), else the live part of the screen. ``X-Running-Deal`` names the session's
+    running deal, so a finished deal's watchers follow the table to the next one. ``?v=`` is
+    the earlier screens' question (table.js kept by a tablet's cache), answered 204."""
+    poll = selectors.deal_poll(request.user, pk)
+    if poll is None:
         raise Http404(_("Not found."))
-    deal, role = found
-    version = selectors.deal_version(deal)
-    running_id = selectors.running_deal_id(deal.session_id)
-    if request.GET.get("v") == version:
-        response = HttpResponse(status=204)
-    else:
+    version = poll.version
+    if not unchanged(request, version):
         deal, role = deal_or_404(request.user, pk)
-        response = render(request, "referee/deal_live.html", deal_context(deal, request.user, role))
+        context = deal_context(deal, request.user, role)
+        version = context["version"]  # what was rendered, should the deal have changed meanwhile
+        response = render(request, "referee/deal_live.html", context)
+    elif request.headers.get("If-None-Match"):
+        response = HttpResponse(status=304)
+    else:
+        response = HttpResponse(status=204)
+    response["ETag"] = etag(version)
     response["X-Deal-Version"] = version
-    response["X-Running-Deal"] = str(running_id or "")
-    response["Cache-Control"] = "no-store"
+    response["X-Running-Deal"] = str(poll.running_deal or "")
+    response["Cache-Control"] = "private, no-cache"
     return response
 
 

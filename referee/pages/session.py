@@ -29,6 +29,7 @@ from scoring.summary import summary_html
 from scoring.summary_services import summary_status
 
 from .access import can_record, session_or_404
+from .conditional import etag, unchanged
 
 
 def _session_and_role(user: Any, pk: int) -> tuple[Session, str]:
@@ -95,17 +96,27 @@ def session_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def session_live(request: HttpRequest, pk: int) -> HttpResponse:
-    """204 while nothing changed (a few small queries), else the session's live fragment."""
+    """304 while nothing changed (the page's version as ``If-None-Match``, checked with the
+    access check in one statement; ``?v=``, the earlier pages' question, gets 204), else the
+    session's live fragment."""
     if not request.user.is_authenticated:
         return HttpResponse(status=403)
-    session, role = _session_and_role(request.user, pk)
-    version = selectors.session_version(session.pk)
-    if request.GET.get("v") == version:
-        response = HttpResponse(status=204)
+    poll = selectors.session_poll(request.user, pk)
+    if poll is None:
+        raise Http404(_("Not found."))
+    version = poll.version
+    if not unchanged(request, version):
+        session, role = _session_and_role(request.user, pk)
+        context = session_context(session, role)
+        version = context["version"]
+        response = render(request, "referee/session_live.html", context)
+    elif request.headers.get("If-None-Match"):
+        response = HttpResponse(status=304)
     else:
-        response = render(request, "referee/session_live.html", session_context(session, role))
+        response = HttpResponse(status=204)
+    response["ETag"] = etag(version)
     response["X-Version"] = version
-    response["Cache-Control"] = "no-store"
+    response["Cache-Control"] = "private, no-cache"
     return response
 
 

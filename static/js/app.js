@@ -116,8 +116,12 @@
     function tick() {
       if (busy || document.hidden) return;
       busy = true;
+      // The version shown goes back as a validator: 304 (nothing rendered) while it still holds.
+      // ``v`` stays in the address: the leaderboard answers its board alone when it is there.
+      var headers = { "X-Requested-With": "fetch" };
+      if (version) headers["If-None-Match"] = '"' + version + '"';
       fetch(url + (url.indexOf("?") < 0 ? "?" : "&") + "v=" + encodeURIComponent(version), {
-        credentials: "same-origin", headers: { "X-Requested-With": "fetch" }, cache: "no-store"
+        credentials: "same-origin", headers: headers
       }).then(function (response) {
         if (response.status === 200) {
           version = response.headers.get("X-Version") || version;

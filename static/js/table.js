@@ -260,7 +260,10 @@
   function poll() {
     if (sending || document.hidden) return;
     var mark = localChanges;
-    fetch(screen.dataset.liveUrl + "?v=" + encodeURIComponent(version), { credentials: "same-origin", cache: "no-store" })
+    // The version this screen shows, as a validator: the server answers 304 (nothing rendered)
+    // while it is still the deal's; the browser hands a 304 of a request that carries its own
+    // validator straight to this page, so no cached copy is ever mistaken for news.
+    fetch(screen.dataset.liveUrl, { credentials: "same-origin", headers: { "If-None-Match": '"' + version + '"' } })
       .then(function (response) {
         // This screen changed the deal meanwhile: its own refresh shows that, not "another device".
         if (mark !== localChanges) return;

@@ -47,6 +47,50 @@ def test_a_second_browser_sees_the_tables_update(open_page: Any, club_setup: dic
     check_a11y(other_phone)
 
 
+def test_a_second_tablet_sees_the_first_ones_entry_and_polls_answer_304(
+    open_page: Any, club_setup: dict[str, Any]
+) -> None:
+    """Both tablets record; each sees the other's entry without reloading. While nothing
+    changes the polls are answered 304 (the screen's version sent back, nothing rendered)."""
+    m = club_setup["members"]
+    scorer = club_setup["users"]["scorer"]
+    session = services.session_start(club=club_setup["club"], game="rukas", user=scorer, options={"notation": "lt"},
+                                     players=[m["admin"], m["scorer"], m["member"], m["Petras"], m["Asta"]])
+    deal = services.deal_start(session=session, user=scorer)
+    first = open_page(scorer)
+    first.goto(f"/deals/{deal.pk}/")
+    second = open_page(club_setup["users"]["admin"])
+    polls: list[int] = []
+    second.on("response", lambda response: polls.append(response.status) if "/live/" in response.url else None)
+    second.goto(f"/deals/{deal.pk}/")
+    session_page = open_page(club_setup["users"]["member"], size=PHONE)
+    session_polls: list[int] = []
+    session_page.on("response", lambda r: session_polls.append(r.status) if "/live/" in r.url else None)
+    session_page.goto(f"/sessions/{session.pk}/")
+    second.wait_for_timeout(4_500)  # the tablet polls every 3 s, the session page every 3 s
+    assert polls and set(polls) == {304}, polls
+    assert session_polls and set(session_polls) == {304}, session_polls
+
+    def record_trick(tablet: Any, ranks: tuple[str, ...]) -> None:
+        pad = tablet.locator("[data-rank-pad]")
+        for rank in ranks:
+            pad.get_by_role("button", name=rank, exact=True).click()
+        tablet.get_by_role("button", name="Record the trick").click()
+
+    record_trick(first, ("3", "9", "9", "V", "4"))
+    first.get_by_text("Petras takes", exact=True).wait_for()
+    second.get_by_text("Petras takes", exact=True).wait_for(timeout=6_000)
+    assert 200 in polls[polls.index(304):]
+    assert second.locator("[data-conclusion]").inner_text().startswith("Petras takes the trick with V")
+    session_page.get_by_text("Deal 1 is being played: 1 entry so far.").wait_for(timeout=6_000)
+    # And back: the second tablet records, the first sees it.
+    record_trick(second, ("5", "6", "K", "2", "3"))
+    second.get_by_text("Ona takes", exact=True).wait_for()
+    first.get_by_text("Ona takes", exact=True).wait_for(timeout=6_000)
+    assert first.js_errors == [] and second.js_errors == [] and session_page.js_errors == []
+    shoot(second, "second-tablet")
+
+
 def test_the_leaderboard_per_game_and_on_the_wall(open_page: Any, club_setup: dict[str, Any]) -> None:
     m = club_setup["members"]
     scorer = club_setup["users"]["scorer"]
