@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from celery import shared_task
+from celery.signals import worker_init
 from django.conf import settings
 
 from . import summary_services
@@ -76,6 +77,20 @@ def build_session_summary(self: Any, session_id: int) -> str:
             return "failed"
         logger.warning("summary of session %s failed (attempt %s): %s", session_id, self.request.retries + 1, error)
         raise self.retry(exc=error, countdown=backoff(self.request.retries), max_retries=max_retries) from error
+
+
+@worker_init.connect
+def warm_chart(**_kwargs: Any) -> None:
+    """Draw one small chart when a worker starts, before its pool's processes fork from it:
+    importing matplotlib and loading its fonts took 0.35-0.55 s, which the first summary a
+    process built used to pay (issue 15); the forked processes inherit all of it."""
+    from referee.rules import GAMES
+
+    from .summary import render_chart_svg
+
+    game = next(iter(GAMES))
+    render_chart_svg({"players": ["A", "B"], "running_totals": [[0, 0], [1, -1]], "m3": False,
+                      "session": {"id": 0, "game": game, "date": "2026-01-01"}})
 
 
 def enqueue(summary_id: int) -> str | None:
