@@ -156,7 +156,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Referee and scorekeeper for the club's card games, played with real cards. "
         'Every error is {"error": "<message a person understands>", "code": "<stable code>"} (plus "fields" '
-        "for form errors); clients branch on `code`, listed in the Error schema."
+        "for form errors); clients branch on `code`, listed in the Error schema. Request bodies are JSON "
+        "objects of at most 2.5 MB, nested at most 32 levels, with no NUL character (\\u0000) in any text and "
+        "no query parameter holding one; anything else is refused (400, or 413 when too large)."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -164,6 +166,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # The API documents JSON bodies only (forms are still read, for the browsable API's sake).
+    "PARSER_WHITELIST": ["referee.api.parsers.SafeJSONParser"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "referee.api.schema.document_errors",
+    ],
     # Sessions and deals both have a "status"; name their enums instead of a hash suffix.
     "ENUM_NAME_OVERRIDES": {
         "SessionStatusEnum": "referee.models.SessionStatus",

@@ -1,9 +1,9 @@
 """Reading untrusted input: whole numbers, dates and JSON, for the API and the pages alike.
 
-Each reader refuses what would otherwise crash further in (a 500): digits that
-``str.isdigit()`` accepts but ``int()`` does not (``"²"``), numbers no id column holds,
-dates whose next month is past year 9999, JSON nested deeper than the recursion limit,
-NUL characters (PostgreSQL stores no NUL in text or jsonb) and non-finite numbers
+Each reader (``read_int``, ``read_date``, ``read_json``) refuses what would otherwise crash
+further in (a 500): digits that ``str.isdigit()`` accepts but ``int()`` does not (``"²"``),
+numbers no id column holds, dates whose next month is past year 9999, JSON nested deeper
+than the recursion limit, NUL characters (PostgreSQL stores no NUL in text or jsonb) and non-finite numbers
 (``1e999`` reads as infinity, which jsonb cannot hold).
 """
 
@@ -63,7 +63,7 @@ def _refuse_constant(name: str) -> Any:
     raise UnsafeJSON(f"{name} is not a number JSON allows.")
 
 
-def loads(data: bytes | str) -> Any:
+def read_json(data: bytes | str) -> Any:
     """``json.loads`` that raises ``ValueError`` (``UnsafeJSON`` for the checks of :func:`check`)
     for anything the service cannot take, instead of a RecursionError or a later database error."""
     try:

@@ -16,8 +16,9 @@ from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
@@ -27,8 +28,9 @@ from rest_framework.views import APIView
 
 from referee import safe_input
 from referee import selectors as referee_selectors
+from referee.api.fields import ExactQueryValue, QueryChoiceField, QueryIntegerField
 from referee.api.serializers import ErrorSerializer
-from referee.errors import NotAllowed, NotFound
+from referee.errors import NotAllowed, NotFound, Refusal
 from referee.models import GAME_CHOICES, Club, Member, Session
 from referee.permissions import club_role
 
@@ -52,7 +54,18 @@ class CSVRenderer(BaseRenderer):
 
 
 RENDERERS = [*api_settings.DEFAULT_RENDERER_CLASSES, CSVRenderer]
-ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404)}
+
+
+class JSONOrCSV(DefaultContentNegotiation):
+    """``?format=`` names json or csv, nothing else: DRF would read an empty one as absent."""
+
+    def select_renderer(self, request: Request, renderers: Any, format_suffix: str | None = None) -> Any:
+        fmt = request.query_params.get("format")
+        if fmt is not None and fmt not in ("json", "csv"):
+            raise Refusal(_("Unknown format “%(format)s”; use json or csv.") % {"format": fmt[:20]}, code="invalid")
+        return super().select_renderer(request, renderers, format_suffix)
+# Errors are JSON even where the answer could be CSV (see referee/api/errors.py).
+ERRORS = {(code, "application/json"): OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404)}
 FORMAT = OpenApiParameter(
     "format", str, enum=["json", "csv"], required=False,
     description="`csv` returns the same figures as CSV (text/csv); default JSON.",
@@ -85,6 +98,7 @@ def _session(request: Request, pk: int) -> Session:
 
 class StandingsView(APIView):
     renderer_classes = RENDERERS
+    content_negotiation_class = JSONOrCSV
 
     @extend_schema(
         summary="Session standings in the game's unit, per deal with running totals",
@@ -108,6 +122,7 @@ class StandingsView(APIView):
 
 class LedgerView(APIView):
     renderer_classes = RENDERERS
+    content_negotiation_class = JSONOrCSV
 
     @extend_schema(
         summary="Every chip (Mičiganas) or stake movement, the nets and the zero-sum check",
@@ -134,6 +149,7 @@ class LedgerView(APIView):
 
 class SettlementView(APIView):
     renderer_classes = RENDERERS
+    content_negotiation_class = JSONOrCSV
 
     @extend_schema(
         summary="Who pays whom: the fewest transfers, explained, with any rounding to the coin shown",
@@ -155,8 +171,12 @@ class SettlementView(APIView):
 
 # -- club -----------------------------------------------------------------------------------------
 
+#: The days of safe_input's range, 1900-01-01 to 9998-12-31, as the schema's pattern.
+DAY_PATTERN = r"^(19\d\d|[2-8]\d{3}|9[0-8]\d\d|99[0-8]\d|999[0-8])-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"
 
-class PeriodDay(serializers.DateField):
+
+@extend_schema_field({"type": "string", "format": "date", "pattern": DAY_PATTERN})
+class PeriodDay(ExactQueryValue, serializers.DateField):
     """A YYYY-MM-DD day the leaderboard can count to: it reaches into the month after the end,
     so 9999-12-31 would crash (the range is the page's too: ``safe_input.read_date``)."""
 
@@ -172,12 +192,12 @@ class PeriodDay(serializers.DateField):
 class LeaderboardQuery(serializers.Serializer[Any]):
     game = serializers.ChoiceField(choices=[("", "all games"), *GAME_CHOICES], required=False, allow_blank=True,
                                    help_text="One game, or empty for all games together.")
-    period = serializers.ChoiceField(choices=selectors.PERIODS, default="all")
+    period = QueryChoiceField(choices=selectors.PERIODS, default="all")
     start = PeriodDay(required=False, help_text="custom period: first day (YYYY-MM-DD, 1900-01-01 to 9998-12-31), "
                                                 "inclusive.")
     end = PeriodDay(required=False, help_text="custom period: last day (YYYY-MM-DD, 1900-01-01 to 9998-12-31), "
                                               "inclusive.")
-    min_deals = serializers.IntegerField(default=selectors.DEFAULT_MIN_DEALS, min_value=0, max_value=1_000_000,
+    min_deals = QueryIntegerField(default=selectors.DEFAULT_MIN_DEALS, min_value=0, max_value=1_000_000,
                                          help_text="Deals in the period needed to be ranked.")
 
 
@@ -205,6 +225,7 @@ class LeaderboardView(APIView):
 
     permission_classes = [AllowAny]
     renderer_classes = RENDERERS
+    content_negotiation_class = JSONOrCSV
 
     @extend_schema(
         summary="The club's leaderboard for one game or all, over a period",

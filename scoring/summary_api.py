@@ -59,7 +59,8 @@ class SessionSummaryView(_JSONOnly, APIView):
         ),
         parameters=[OpenApiParameter("format", str, enum=["json", "csv"], required=False)],
         responses={
-            200: OpenApiResponse(OpenApiTypes.OBJECT, description="JSON, or text/csv with ?format=csv"),
+            (200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT, description="The summary's state."),
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="With ?format=csv: the deal table."),
             **ERRORS,
         },
         tags=["sessions"],

@@ -32,7 +32,7 @@ class SafeJSONParser(JSONParser):
         # get_encoding refuses bytes-to-bytes codecs (bz2_codec would inflate past the limit).
         encoding = get_encoding(parser_context or {})
         try:
-            return safe_input.loads(data.decode(encoding))
+            return safe_input.read_json(data.decode(encoding))
         except safe_input.UnsafeJSON as bad:
             raise ParseError(_("The request body cannot be taken: %(detail)s") % {"detail": bad},
                              code="invalid") from None

@@ -9,14 +9,15 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from referee.api import fields as f
 from referee.api.errors import CODES
 from referee.models import GAME_CHOICES, Club, Deal, Entry, Member, Role, Session
 from referee.selectors import with_names
 
 
 class TokenRequestSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField()
-    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+    username = f.CharField(trim_whitespace=False)  # " " is a wrong username, not a malformed request
+    password = f.CharField(style={"input_type": "password"}, trim_whitespace=False)
 
 
 class TokenSerializer(serializers.Serializer[Any]):
@@ -42,17 +43,17 @@ class ClubSerializer(serializers.ModelSerializer[Club]):
 
 
 class ClubCreateSerializer(serializers.Serializer[Any]):
-    slug = serializers.SlugField(max_length=50)
-    name = serializers.CharField(max_length=100)
-    public_leaderboard = serializers.BooleanField(default=False)
-    currency = serializers.RegexField(
+    slug = f.SlugField(max_length=50)
+    name = f.CharField(max_length=100)
+    public_leaderboard = f.BooleanField(default=False)
+    currency = f.RegexField(
         r"^[A-Z]{3}$", default="EUR", error_messages={"invalid": _("A currency is three capital letters, e.g. EUR.")}
     )
 
 
 class ClubUpdateSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=100, required=False)
-    public_leaderboard = serializers.BooleanField(required=False)
+    name = f.CharField(max_length=100, required=False)
+    public_leaderboard = f.BooleanField(required=False)
 
 
 class MemberSerializer(serializers.ModelSerializer[Member]):
@@ -67,27 +68,31 @@ class MemberSerializer(serializers.ModelSerializer[Member]):
 
 
 class MemberCreateSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=60)
-    role = serializers.ChoiceField(choices=Role.choices, default=Role.MEMBER)
-    username = serializers.CharField(required=False, allow_blank=False,
+    name = f.CharField(max_length=60)
+    role = f.ChoiceField(choices=Role.choices, default=Role.MEMBER)
+    username = f.CharField(required=False, allow_blank=False,
                                      help_text="Link an existing user who will sign in as this member.")
 
 
 class MemberUpdateSerializer(serializers.Serializer[Any]):
-    role = serializers.ChoiceField(choices=Role.choices, required=False)
-    active = serializers.BooleanField(required=False)
+    role = f.ChoiceField(choices=Role.choices, required=False)
+    active = f.BooleanField(required=False)
 
 
 class SessionCreateSerializer(serializers.Serializer[Any]):
-    club = serializers.SlugField(help_text="The club's slug.")
-    game = serializers.ChoiceField(choices=GAME_CHOICES)
-    players = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=2, max_length=8,
+    club = f.SlugField(help_text="The club's slug.")
+    game = f.ChoiceField(choices=GAME_CHOICES)
+    players = serializers.ListField(child=f.IntegerField(min_value=1), min_length=2, max_length=8,
                                     help_text="Member ids in seat order (seat 0 first).")
     options = serializers.DictField(required=False, default=dict, help_text="House rules (RULES.md).")
-    stake = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=Decimal("0"), default=Decimal("0"),
-                                     help_text="Money per point, or per chip in Mičiganas.")
-    coin = serializers.DecimalField(max_digits=6, decimal_places=2, min_value=Decimal("0.01"), required=False,
-                                    allow_null=True, help_text="Smallest coin for rounding the settlement.")
+    stake = f.StakeField(max_digits=10, decimal_places=2, min_value=Decimal("0"), default=Decimal("0"),
+                         help_text="Money per point, or per chip in Mičiganas.")
+    coin = f.CoinField(max_digits=6, decimal_places=2, min_value=Decimal("0.01"), required=False,
+                       allow_null=True, help_text="Smallest coin for rounding the settlement.")
+
+
+class SessionFilterSerializer(serializers.Serializer[Any]):
+    club = f.QuerySlugField(required=False, help_text="Only this club's sessions (its slug).")
 
 
 class SeatSerializer(serializers.Serializer[Any]):
@@ -124,7 +129,7 @@ class SessionDetailSerializer(SessionSerializer):
 
 
 class DealStartSerializer(serializers.Serializer[Any]):
-    dealer = serializers.IntegerField(required=False, allow_null=True, min_value=0,
+    dealer = f.IntegerField(required=False, allow_null=True, min_value=0,
                                       help_text="Seat of the dealer; default: the game's rotation.")
 
 
@@ -167,14 +172,15 @@ def entry_data(entry: Entry, names: list[str]) -> dict[str, Any]:
 class EntryRequestSerializer(serializers.Serializer[Any]):
     """The entry of RULES.md (its own fields, e.g. ``cards``, ``rounds``, ``player``) plus these."""
 
-    type = serializers.CharField(help_text="The entry type of RULES.md, e.g. trick, end, prize, place.")
-    idempotency_key = serializers.CharField(
-        required=False, max_length=80, help_text="Made once per entry on the tablet; a retry returns the original."
+    type = f.CharField(help_text="The entry type of RULES.md, e.g. trick, end, prize, place.")
+    idempotency_key = f.CharField(
+        required=False, min_length=1, max_length=80,
+        help_text="Made once per entry on the tablet; a retry returns the original."
     )
-    expected_seq = serializers.IntegerField(
+    expected_seq = f.IntegerField(
         required=False, min_value=0, help_text="The deal's seq the tablet saw; 409 if another device recorded first."
     )
 
 
 class ExpectedSeqSerializer(serializers.Serializer[Any]):
-    expected_seq = serializers.IntegerField(required=False, min_value=0)
+    expected_seq = f.IntegerField(required=False, min_value=0)

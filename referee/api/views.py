@@ -9,8 +9,8 @@ from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
 from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -153,11 +153,13 @@ class MemberDetailView(APIView):
 
 
 class SessionListView(APIView):
-    @extend_schema(responses={200: s.SessionSerializer(many=True)}, tags=["sessions"],
-                   parameters=[inline_serializer("SessionFilter", {"club": serializers.SlugField(required=False)})])
+    @extend_schema(responses={200: s.SessionSerializer(many=True), **ERRORS}, tags=["sessions"],
+                   parameters=[s.SessionFilterSerializer])
     def get(self, request: Request) -> Response:
         sessions: QuerySet[Session] = selectors.sessions_for(request.user)
-        club = request.query_params.get("club")
+        query = s.SessionFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        club = query.validated_data.get("club")
         if club:
             sessions = sessions.filter(club__slug=club)
         return Response(s.SessionSerializer(sessions[:200], many=True).data)
@@ -299,10 +301,20 @@ class EntryCorrectView(APIView):
 
 
 class DealUndoView(APIView):
-    @extend_schema(request=s.ExpectedSeqSerializer, responses={200: OpenApiTypes.OBJECT, **ERRORS}, tags=["deals"])
+    @extend_schema(
+        request=s.ExpectedSeqSerializer,
+        responses={
+            200: OpenApiTypes.OBJECT,
+            409: OpenApiResponse(s.ErrorSerializer, description="Stale expected_seq; the body has the current seq."),
+            **ERRORS,
+        },
+        tags=["deals"],
+    )
     def post(self, request: Request, pk: int) -> Response:
         deal = _deal_for(request.user, pk)
-        data = s.ExpectedSeqSerializer(data=request.data if isinstance(request.data, dict) else {})
+        if not isinstance(request.data, dict):
+            raise Refusal(_("The body must be a JSON object, e.g. {\"expected_seq\": 3}."), code="invalid")
+        data = s.ExpectedSeqSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         deal = services.entry_undo(
             deal_id=deal.pk, user=request.user, expected_seq=data.validated_data.get("expected_seq")

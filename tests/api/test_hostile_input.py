@@ -57,9 +57,8 @@ def _body_operations(world: dict[str, Any]) -> list[tuple[str, str, str]]:
         for method, operation in methods.items():
             if "requestBody" not in operation:
                 continue
-            member_path = "/members/{id}/" in path
-            address = path.replace("{id}", str(
-                world["member"].pk if member_path else world["deal" if "/deals/" in path else "session"].pk))
+            owner = "member" if "/members/{id}/" in path else "deal" if path.startswith("/api/deals/") else "session"
+            address = path.replace("{id}", str(world[owner].pk))
             for key, value in ids.items():
                 address = address.replace(key, value)
             who = "admin" if path.startswith("/api/clubs/{slug}") else "scorer"
