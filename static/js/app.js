@@ -1,5 +1,5 @@
-/* Small enhancements shared by every page: theme and deck switches, the session form's seat
-   order and house rules, and live updates for pages that watch a table. Everything here is
+/* Small enhancements shared by every page: theme and deck switches, the session form's house
+   rules, and live updates for pages that watch a table. Everything here is
    optional: the pages work without it. */
 (function () {
   "use strict";
@@ -56,27 +56,7 @@
   function sessionForm() {
     var form = document.getElementById("session-form");
     if (!form) return;
-    var checks = Array.prototype.slice.call(form.querySelectorAll("[data-seat-check]"));
-    var order = checks.filter(function (c) { return c.checked; }).sort(function (a, b) {
-      return seatOf(a) - seatOf(b);
-    });
-    function seatInput(check) { return form.querySelector('[data-seat-number="' + check.dataset.seatCheck + '"]'); }
-    function seatOf(check) { var v = parseInt(seatInput(check).value, 10); return isNaN(v) ? 99 : v; }
-    function renumber() {
-      checks.forEach(function (c) { if (!c.checked) seatInput(c).value = ""; });
-      order.forEach(function (c, i) { seatInput(c).value = String(i + 1); });
-    }
-    checks.forEach(function (check) {
-      check.addEventListener("change", function () {
-        order = order.filter(function (c) { return c !== check; });
-        if (check.checked) order.push(check);
-        renumber();
-      });
-      seatInput(check).addEventListener("change", function () {
-        if (seatInput(check).value && !check.checked) { check.checked = true; }
-        order = checks.filter(function (c) { return c.checked; }).sort(function (a, b) { return seatOf(a) - seatOf(b); });
-      });
-    });
+    // The seat order is static/js/seats.js (this page only).
     var games = form.querySelectorAll("[data-game-choice]");
     function showRules() {
       var chosen = form.querySelector("[data-game-choice]:checked");
