@@ -1,0 +1,303 @@
+/* The sync: sends the device's queue (queue.js) to the server, in order, as soon as the
+   server answers. One job only; the screen reads its status and shows conflicts.
+
+   - One record at a time, oldest first: an entry's expected_seq was counted on the ones
+     before it, so sending out of order would only earn 409s.
+   - A retry resends the very same body with the same idempotency key, so an answer lost on
+     the way back (the server stored it, the tablet never heard) is answered with the stored
+     entry instead of storing it twice.
+   - Network failures, 408, 429 and 5xx wait and retry, doubling the wait up to maxDelay;
+     while the browser says it is offline nothing is tried, and the `online` event resumes
+     at once.
+   - A deal started offline is sent with its client id; once the server accepts it, the
+     queue's records of that deal are moved to the server's id.
+   - A 409 (another device changed the deal), a server verdict that differs from the
+     tablet's own (engine version skew) or a refusal of an entry the tablet accepted stops
+     the sync and reports a conflict with both versions and the ways to resolve it; the
+     conflict is kept with the record, so a reload shows it again. Nothing is dropped
+     without the scorer choosing it. */
+
+export const KEEP_SERVER = "keep_server";
+export const MINE_ON_TOP = "mine_on_top";
+export const DISCARD_MINE = "discard_mine";
+
+/** The API's paths (README "The API"); the screen may pass its own. */
+export const API_URLS = {
+  entries: (deal) => `/api/deals/${deal}/entries/`,
+  deal: (deal) => `/api/deals/${deal}/`,
+  undo: (deal) => `/api/deals/${deal}/undo/`,
+  dealStart: (session) => `/api/sessions/${session}/deals/`,
+};
+
+const RETRIED_STATUSES = new Set([408, 429]);
+
+/** Does the server's verdict say what the tablet's engine said? Every field the tablet
+    gave must be equal on the server; the server may add more (the players' names). */
+export function sameVerdict(mine, server) {
+  if (mine === null || typeof mine !== "object") return mine === server;
+  if (server === null || typeof server !== "object") return false;
+  if (Array.isArray(mine)) {
+    return Array.isArray(server) && mine.length === server.length && mine.every((v, i) => sameVerdict(v, server[i]));
+  }
+  return Object.keys(mine).every((k) => k in server && sameVerdict(mine[k], server[k]));
+}
+
+export function createSync({
+  queue,
+  fetch = (...args) => globalThis.fetch(...args),
+  headers = () => ({}),
+  urls = API_URLS,
+  events = globalThis,
+  isOnline = () => !(globalThis.navigator && globalThis.navigator.onLine === false),
+  setTimeout = (...args) => globalThis.setTimeout(...args),
+  clearTimeout = (...args) => globalThis.clearTimeout(...args),
+  baseDelay = 1000,
+  maxDelay = 30000,
+  compare = sameVerdict,
+  onChange = () => {},
+  now = Date.now,
+} = {}) {
+  let state = "idle";
+  let conflict = null;
+  let attempt = 0;
+  let timer = null;
+  let retryIn = null;
+  let running = null;
+  let again = false;
+  let started = false;
+  let lastError = null;
+
+  async function setState(next) {
+    state = next;
+    const [waiting, lastSyncedAt] = await Promise.all([queue.count(), queue.lastSyncedAt()]);
+    onChange({ state, waiting, lastSyncedAt, conflict, retryIn, error: lastError });
+  }
+
+  function cancelTimer() {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    retryIn = null;
+  }
+
+  async function post(url, body) {
+    const response = await fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", ...headers() },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, data: await response.json().catch(() => ({})) };
+  }
+
+  async function get(url) {
+    const response = await fetch(url, {
+      credentials: "same-origin", headers: { Accept: "application/json", ...headers() },
+    });
+    if (response.status !== 200) return null;
+    return response.json().catch(() => null);
+  }
+
+  function send(record) {
+    if (record.kind === "deal_start") {
+      const body = { client_id: record.deal, idempotency_key: record.key };
+      if (record.dealer !== undefined && record.dealer !== null) body.dealer = record.dealer;
+      return post(urls.dealStart(record.session), body);
+    }
+    return post(urls.entries(record.deal), {
+      ...record.payload, idempotency_key: record.key, expected_seq: record.expected_seq,
+    });
+  }
+
+  /** The server's side of a conflict over a deal: its picture now and its active entries. */
+  async function serverVersion(deal) {
+    if (typeof deal !== "number") return { deal: null, entries: null };
+    try {
+      const [view, entries] = await Promise.all([get(urls.deal(deal)), get(urls.entries(deal))]);
+      return { deal: view, entries };
+    } catch (error) {
+      return { deal: null, entries: null };  // still a conflict; the screen says the server's picture is missing
+    }
+  }
+
+  async function report(record, kind, server, message) {
+    const mine = (await queue.list({ deal: record.deal })).filter((r) => r.order >= record.order).map(plain);
+    const resolutions = kind === "refused" ? [KEEP_SERVER, DISCARD_MINE] : [KEEP_SERVER, MINE_ON_TOP, DISCARD_MINE];
+    conflict = { kind, key: record.key, deal: record.deal, message, mine: { records: mine }, server, resolutions, at: now() };
+    await queue.update({ [record.key]: { conflict } });
+    cancelTimer();
+    await setState("conflict");
+  }
+
+  function retryLater() {
+    cancelTimer();
+    if (!isOnline()) return setState("offline");  // the `online` event resumes
+    attempt += 1;
+    retryIn = Math.min(maxDelay, baseDelay * 2 ** (attempt - 1));
+    timer = setTimeout(() => { timer = null; retryIn = null; pump(); }, retryIn);
+    return setState("retrying");
+  }
+
+  /** Send until the queue is empty, the network fails, or a conflict stops us. */
+  async function drain() {
+    cancelTimer();
+    while (started && conflict === null) {
+      if (!isOnline()) return setState("offline");
+      let record = await queue.peek();
+      if (record === null) { attempt = 0; return setState("idle"); }
+      if (record.conflict) {  // found before a reload: show it again, send nothing
+        conflict = record.conflict;
+        return setState("conflict");
+      }
+      if (record.kind === "entry" && typeof record.deal === "string") {
+        const server = await queue.serverDealId(record.deal);
+        if (server === null) {
+          return report(record, "refused", { status: null },
+            "The deal of this entry was never started on the server; its start was set aside or discarded.");
+        }
+        await queue.update({ [record.key]: { deal: server } });
+        record = { ...record, deal: server };
+      }
+      await setState("sending");
+      let answer;
+      try {
+        answer = await send(record);
+      } catch (error) {
+        lastError = String(error && error.message ? error.message : error);
+        return retryLater();
+      }
+      const { status, data } = answer;
+      if (status === 200 || status === 201) {
+        lastError = null;
+        if (record.kind === "deal_start") {
+          if (!Number.isInteger(data.id)) {
+            return report(record, "refused", { status, body: data }, "The server's answer to the deal start has no deal id.");
+          }
+          await queue.dealAccepted(record.deal, data.id);
+        } else if (record.verdict !== undefined && !compare(record.verdict, data.entry ? data.entry.result : undefined)) {
+          return report(record, "verdict", { status, entry: data.entry, deal: data.deal, seq: data.deal ? data.deal.seq : null },
+            "The server's verdict differs from this tablet's.");
+        } else {
+          await queue.markSent(record.key);
+        }
+        attempt = 0;
+        continue;
+      }
+      if (status >= 500 || RETRIED_STATUSES.has(status)) {
+        lastError = `HTTP ${status}`;
+        return retryLater();
+      }
+      if (status === 401) {  // signed out: a person must sign in again; kick() resumes
+        lastError = data.error || "HTTP 401";
+        return setState("signed_out");
+      }
+      const message = data.error || `HTTP ${status}`;
+      const server = { status, code: data.code || null, error: message, seq: data.seq ?? null };
+      if (record.kind === "entry" && status === 409) Object.assign(server, await serverVersion(record.deal));
+      const kind = status === 409 && data.code === "stale_seq" && record.kind === "entry" ? "stale" : "refused";
+      return report(record, kind, server, message);
+    }
+    return undefined;
+  }
+
+  function pump() {
+    if (!started) return Promise.resolve();
+    if (running) { again = true; return running; }
+    running = (async () => {
+      try {
+        do { again = false; await drain(); } while (again && started && conflict === null && timer === null);
+      } catch (error) {  // the queue itself failed (storage full, database closed): try again later
+        lastError = String(error && error.message ? error.message : error);
+        try { await retryLater(); } catch (ignored) { state = "retrying"; }
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  }
+
+  function onOnline() { cancelTimer(); pump(); }
+  function onOffline() { if (state !== "conflict") setState("offline"); }
+
+  /** Decide a conflict. keep_server: the server's version stays; my records of that deal go to
+      the queue's set-aside list (still listed, to re-enter by hand). mine_on_top: my records are
+      sent after the server's last entry. discard_mine: my records are removed (an entry the
+      server already stored with another verdict is undone there). */
+  async function resolve(choice) {
+    if (conflict === null) throw new Error("There is no conflict to resolve.");
+    if (!conflict.resolutions.includes(choice)) {
+      throw new Error(`"${choice}" does not resolve this conflict; choose one of: ${conflict.resolutions.join(", ")}.`);
+    }
+    const head = (await queue.list()).find((r) => r.key === conflict.key);
+    const mine = (await queue.list({ deal: conflict.deal })).filter((r) => !head || r.order >= head.order);
+    const keys = mine.map((r) => r.key);
+    const [first, ...rest] = mine;
+    const stored = conflict.kind === "verdict";  // the server has the first one already
+    if (choice === KEEP_SERVER) {
+      if (stored) {
+        await queue.markSent(first.key);
+        await queue.setAside(rest.map((r) => r.key), KEEP_SERVER);
+      } else {
+        await queue.setAside(keys, KEEP_SERVER);
+      }
+    } else if (choice === MINE_ON_TOP) {
+      const seq = stored ? conflict.server.deal.seq : await currentSeq(conflict);
+      const renumbered = stored ? rest : mine;
+      const changes = Object.fromEntries(renumbered.map((r, i) => [r.key, { expected_seq: seq + i, conflict: undefined }]));
+      if (stored) await queue.markSent(first.key);
+      await queue.update(changes);
+    } else {
+      if (stored) {
+        const answer = await post(urls.undo(conflict.deal), { expected_seq: conflict.server.deal.seq });
+        if (answer.status !== 200) {
+          throw new Error(answer.data.error || `The server did not undo the entry (HTTP ${answer.status}).`);
+        }
+      }
+      await queue.remove(keys);
+    }
+    const done = { choice, kind: conflict.kind, keys };
+    conflict = null;
+    attempt = 0;
+    await setState("idle");
+    pump();
+    return done;
+  }
+
+  /** The deal's seq on the server now (the 409's own figure if the server cannot be read). */
+  async function currentSeq(known) {
+    try {
+      const view = await get(urls.deal(known.deal));
+      if (view && Number.isInteger(view.seq)) return view.seq;
+    } catch (error) { /* use the 409's figure */ }
+    return known.server.seq;
+  }
+
+  return {
+    start() {
+      if (started) return pump();
+      started = true;
+      events.addEventListener("online", onOnline);
+      events.addEventListener("offline", onOffline);
+      return pump();
+    },
+    stop() {
+      started = false;
+      cancelTimer();
+      events.removeEventListener("online", onOnline);
+      events.removeEventListener("offline", onOffline);
+      return running || Promise.resolve();
+    },
+    /** Something was enqueued, or a person asked to retry now. */
+    kick() { cancelTimer(); return pump(); },
+    resolve,
+    /** Resolves once the sync has nothing in flight (it may be waiting for a timer or `online`). */
+    settled() { return running || Promise.resolve(); },
+    get state() { return state; },
+    get conflict() { return conflict; },
+    get retryIn() { return retryIn; },
+  };
+}
+
+function plain(record) {
+  const { conflict, ...rest } = record;
+  return rest;
+}

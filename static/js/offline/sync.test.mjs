@@ -1,0 +1,375 @@
+/* sync.js against a fake server and network: order, exactly-once under retries and lost
+   answers, backoff, offline pause and resume, deals started offline, and conflicts. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { IDBFactory } from "fake-indexeddb";
+
+import { openQueue, newClientDealId } from "./queue.js";
+import { createSync, sameVerdict, KEEP_SERVER, MINE_ON_TOP, DISCARD_MINE } from "./sync.js";
+import { FakeServer, FakeClock, FakeNetwork } from "./fake-server.mjs";
+
+async function table({ indexedDB = new IDBFactory(), server = new FakeServer(), clock = new FakeClock(), ...options } = {}) {
+  const queue = await openQueue({ indexedDB, name: "table" });
+  const network = new FakeNetwork(server);
+  const changes = [];
+  const sync = createSync({
+    queue, fetch: server.fetch, events: network, isOnline: network.isOnline,
+    setTimeout: clock.setTimeout, clearTimeout: clock.clearTimeout,
+    onChange: (status) => changes.push(status), ...options,
+  });
+  return { queue, server, network, clock, sync, changes, indexedDB };
+}
+
+function trick(deal, seq, key, extra = {}) {
+  return { kind: "entry", deal, expected_seq: seq, key, payload: { type: "trick", cards: ["3", "9", "9", "V", "4"].slice(0, seq + 1) }, ...extra };
+}
+
+function stored(server, id) {
+  return server.deal(id).entries.map((e) => [e.seq, e.idempotency_key]);
+}
+
+test("the queue goes out in order and the sync time is stamped", async () => {
+  const t = await table();
+  const deal = t.server.startDeal(1).id;
+  for (const [i, key] of ["a", "b", "c"].entries()) await t.queue.enqueue(trick(deal, i, key));
+  await t.sync.start();
+  assert.deepEqual(stored(t.server, deal), [[1, "a"], [2, "b"], [3, "c"]]);
+  assert.equal(await t.queue.count(), 0);
+  assert.equal(t.sync.state, "idle");
+  const last = t.changes.at(-1);
+  assert.equal(last.state, "idle");
+  assert.equal(last.waiting, 0);
+  assert.equal(typeof last.lastSyncedAt, "number");
+});
+
+test("a lost answer and server errors are retried with the same key: each entry stored once", async () => {
+  const t = await table();
+  const deal = t.server.startDeal(1).id;
+  for (const [i, key] of ["a", "b", "c"].entries()) await t.queue.enqueue(trick(deal, i, key));
+  t.server.loseAnswers = 1;        // "a" is stored, the tablet never hears
+  await t.sync.start();
+  assert.equal(t.sync.state, "retrying");
+  t.server.failures = [503, 502];  // then the server stumbles twice
+  for (let i = 0; i < 3; i += 1) { t.clock.fire(); await t.sync.settled(); }
+  assert.equal(t.sync.state, "idle");
+  assert.deepEqual(stored(t.server, deal), [[1, "a"], [2, "b"], [3, "c"]]);
+  const sentKeys = t.server.requests.filter(([m]) => m === "POST").map(([, , body]) => body.idempotency_key);
+  assert.deepEqual(sentKeys, ["a", "a", "b", "c"]);
+  const resent = t.server.requests.filter(([, , body]) => body && body.idempotency_key === "a").map(([, , body]) => body);
+  assert.deepEqual(resent[0], resent[1]);
+  assert.deepEqual(t.clock.delays, [1000, 2000, 4000]);
+});
+
+test("the wait doubles up to maxDelay, and a success starts it again from the beginning", async () => {
+  const t = await table({ baseDelay: 100, maxDelay: 500 });
+  const deal = t.server.startDeal(1).id;
+  await t.queue.enqueue(trick(deal, 0, "a"));
+  await t.queue.enqueue(trick(deal, 1, "b"));
+  t.server.failures = [500, 500, 500, 500, 500];
+  await t.sync.start();
+  for (let i = 0; i < 5; i += 1) { t.clock.fire(); await t.sync.settled(); }
+  assert.deepEqual(stored(t.server, deal), [[1, "a"], [2, "b"]]);
+  assert.deepEqual(t.clock.delays, [100, 200, 400, 500, 500]);
+  t.server.failures = [429];
+  await t.queue.enqueue(trick(deal, 2, "c"));
+  await t.sync.kick();
+  assert.equal(t.sync.retryIn, 100);
+});
+
+test("offline, nothing is tried; the online event sends at once", async () => {
+  const t = await table();
+  const deal = t.server.startDeal(1).id;
+  t.network.cut();
+  await t.queue.enqueue(trick(deal, 0, "a"));
+  await t.queue.enqueue(trick(deal, 1, "b"));
+  await t.sync.start();
+  assert.equal(t.sync.state, "offline");
+  assert.equal(t.clock.pending, 0);
+  assert.deepEqual(t.server.requests, []);
+  assert.equal(t.changes.at(-1).waiting, 2);
+  t.network.restore();
+  await t.sync.settled();
+  assert.equal(t.sync.state, "idle");
+  assert.deepEqual(stored(t.server, deal), [[1, "a"], [2, "b"]]);
+});
+
+test("the connection dropping mid-send pauses, and coming back resumes where it stopped", async () => {
+  const server = new FakeServer();
+  let dropped = false;
+  // The network goes away while the answer to "b" is on its way back: the server has "b".
+  const fetch = async (url, options) => {
+    const answer = await server.fetch(url, options);
+    if (!dropped && JSON.parse(options.body).idempotency_key === "b") {
+      dropped = true;
+      server.online = false;
+      throw new TypeError("Failed to fetch");
+    }
+    return answer;
+  };
+  const t = await table({ server, fetch });
+  const deal = server.startDeal(1).id;
+  for (const [i, key] of ["a", "b", "c"].entries()) await t.queue.enqueue(trick(deal, i, key));
+  await t.sync.start();
+  assert.equal(t.sync.state, "offline");
+  assert.equal(t.clock.pending, 0);
+  assert.deepEqual(stored(server, deal), [[1, "a"], [2, "b"]]);
+  assert.deepEqual((await t.queue.list()).map((r) => r.key), ["b", "c"]);
+  t.network.restore();
+  await t.sync.settled();
+  assert.equal(t.sync.state, "idle");
+  assert.deepEqual(stored(server, deal), [[1, "a"], [2, "b"], [3, "c"]]);
+  assert.equal(await t.queue.count(), 0);
+});
+
+test("a deal started offline is created once and its entries land on the server's deal", async () => {
+  const t = await table();
+  const client = newClientDealId();
+  t.network.cut();
+  await t.queue.enqueue({ kind: "deal_start", deal: client, session: 5, dealer: 3, key: "start" });
+  for (const [i, key] of ["a", "b"].entries()) await t.queue.enqueue(trick(client, i, key));
+  await t.queue.saveDraft(client, "form-trick", { cards: ["K"] });
+  await t.sync.start();
+  assert.equal(t.sync.state, "offline");
+  t.server.loseAnswers = 1;  // the deal is created, the answer lost: the retry must not make a second
+  t.network.restore();
+  await t.sync.settled();
+  t.clock.fire();
+  await t.sync.settled();
+  assert.equal(t.server.deals.size, 1);
+  const [deal] = t.server.deals.values();
+  assert.equal(deal.client, client);
+  assert.deepEqual(t.server.requests[0], ["POST", "/api/sessions/5/deals/", { client_id: client, idempotency_key: "start", dealer: 3 }]);
+  assert.deepEqual(stored(t.server, deal.id), [[1, "a"], [2, "b"]]);
+  assert.equal(await t.queue.serverDealId(client), deal.id);
+  assert.deepEqual(await t.queue.loadDraft(deal.id, "form-trick"), { cards: ["K"] });
+  assert.equal(await t.queue.count(), 0);
+});
+
+test("five deals in a row started offline are synced deal after deal", async () => {
+  const t = await table();
+  t.network.cut();
+  await t.sync.start();
+  const clients = [];
+  for (let n = 0; n < 5; n += 1) {
+    const client = newClientDealId();
+    clients.push(client);
+    await t.queue.enqueue({ kind: "deal_start", deal: client, session: 5, key: `start-${n}` });
+    for (let i = 0; i < 3; i += 1) await t.queue.enqueue(trick(client, i, `d${n}-e${i}`));
+  }
+  assert.equal(await t.queue.count(), 20);
+  t.network.restore();
+  await t.sync.settled();
+  assert.equal(t.server.deals.size, 5);
+  for (const [n, client] of clients.entries()) {
+    const id = await t.queue.serverDealId(client);
+    assert.deepEqual(stored(t.server, id), [[1, `d${n}-e0`], [2, `d${n}-e1`], [3, `d${n}-e2`]]);
+  }
+});
+
+async function staleConflict() {
+  const t = await table();
+  const deal = t.server.startDeal(1).id;
+  t.server.recordElsewhere(deal, { type: "trick", cards: ["A"] });
+  await t.queue.enqueue(trick(deal, 0, "a"));
+  await t.queue.enqueue(trick(deal, 1, "b"));
+  await t.sync.start();
+  return { ...t, deal };
+}
+
+test("a 409 stops the sync and reports both versions; it is still there after a reload", async () => {
+  const t = await staleConflict();
+  assert.equal(t.sync.state, "conflict");
+  const conflict = t.sync.conflict;
+  assert.equal(conflict.kind, "stale");
+  assert.equal(conflict.deal, t.deal);
+  assert.equal(conflict.key, "a");
+  assert.equal(conflict.message, "Another device recorded first: this deal is now at entry 1. Reload and try again.");
+  assert.deepEqual(conflict.mine.records.map((r) => [r.key, r.expected_seq, r.payload]),
+    [["a", 0, { type: "trick", cards: ["3"] }], ["b", 1, { type: "trick", cards: ["3", "9"] }]]);
+  assert.equal(conflict.server.status, 409);
+  assert.equal(conflict.server.code, "stale_seq");
+  assert.equal(conflict.server.seq, 1);
+  assert.equal(conflict.server.deal.seq, 1);
+  assert.deepEqual(conflict.server.entries.map((e) => [e.seq, e.payload]), [[1, { type: "trick", cards: ["A"] }]]);
+  assert.deepEqual(conflict.resolutions, [KEEP_SERVER, MINE_ON_TOP, DISCARD_MINE]);
+  assert.equal(t.changes.at(-1).conflict, conflict);
+  assert.equal(await t.queue.count(), 2);
+
+  // A reload: a new queue and sync over the same database show it again without sending.
+  t.sync.stop();
+  t.queue.close();
+  const posts = t.server.requests.length;
+  const queue = await openQueue({ indexedDB: t.indexedDB, name: "table" });
+  const sync = createSync({ queue, fetch: t.server.fetch, events: t.network, isOnline: t.network.isOnline,
+    setTimeout: t.clock.setTimeout, clearTimeout: t.clock.clearTimeout });
+  await sync.start();
+  assert.equal(sync.state, "conflict");
+  assert.deepEqual(sync.conflict, conflict);
+  assert.equal(t.server.requests.length, posts);
+});
+
+test("keep the server's: my entries leave the queue for the set-aside list, the server's deal is untouched", async () => {
+  const t = await staleConflict();
+  const done = await t.sync.resolve(KEEP_SERVER);
+  assert.deepEqual(done, { choice: KEEP_SERVER, kind: "stale", keys: ["a", "b"] });
+  await t.sync.settled();
+  assert.equal(t.sync.state, "idle");
+  assert.equal(t.sync.conflict, null);
+  assert.equal(await t.queue.count(), 0);
+  assert.deepEqual((await t.queue.listAside()).map((r) => [r.key, r.reason]), [["a", KEEP_SERVER], ["b", KEEP_SERVER]]);
+  assert.deepEqual(stored(t.server, t.deal), [[1, "other-0"]]);
+});
+
+test("put mine on top: my entries are stored after the other device's, in order", async () => {
+  const t = await staleConflict();
+  t.server.recordElsewhere(t.deal, { type: "trick", cards: ["K"] });  // it moved on again meanwhile
+  await t.sync.resolve(MINE_ON_TOP);
+  await t.sync.settled();
+  assert.equal(t.sync.state, "idle");
+  assert.deepEqual(stored(t.server, t.deal), [[1, "other-0"], [2, "other-1"], [3, "a"], [4, "b"]]);
+  assert.equal(await t.queue.count(), 0);
+  assert.deepEqual(await t.queue.listAside(), []);
+});
+
+test("discard mine: my entries are gone, the server's deal is untouched", async () => {
+  const t = await staleConflict();
+  await t.sync.resolve(DISCARD_MINE);
+  await t.sync.settled();
+  assert.equal(await t.queue.count(), 0);
+  assert.deepEqual(await t.queue.listAside(), []);
+  assert.deepEqual(stored(t.server, t.deal), [[1, "other-0"]]);
+});
+
+test("a conflict on one deal holds back the records behind it, which go once it is resolved", async () => {
+  const t = await table();
+  const deal = t.server.startDeal(1).id;
+  const other = t.server.startDeal(1).id;
+  t.server.recordElsewhere(deal, { type: "trick", cards: ["A"] });
+  await t.queue.enqueue(trick(deal, 0, "a"));
+  await t.queue.enqueue(trick(other, 0, "x"));
+  await t.sync.start();
+  assert.deepEqual(stored(t.server, other), []);
+  await t.sync.resolve(KEEP_SERVER);
+  await t.sync.settled();
+  assert.deepEqual(stored(t.server, other), [[1, "x"]]);
+});
+
+test("a wrong choice, or none to make, is refused with a message and changes nothing", async () => {
+  const t = await staleConflict();
+  await assert.rejects(t.sync.resolve("merge"),
+    { message: '"merge" does not resolve this conflict; choose one of: keep_server, mine_on_top, discard_mine.' });
+  assert.equal(t.sync.state, "conflict");
+  assert.equal(await t.queue.count(), 2);
+  await t.sync.resolve(DISCARD_MINE);
+  await assert.rejects(t.sync.resolve(KEEP_SERVER), { message: "There is no conflict to resolve." });
+});
+
+async function verdictConflict() {
+  // The server's engine says the first trick is taken by seat 2; this tablet's said seat 1.
+  const server = new FakeServer({ verdict: (payload) => ({ takes: payload.cards.length === 1 ? 2 : 0, winner_name: "Ona" }) });
+  const t = await table({ server });
+  const deal = server.startDeal(1).id;
+  await t.queue.enqueue(trick(deal, 0, "a", { verdict: { takes: 1 } }));
+  await t.queue.enqueue(trick(deal, 1, "b", { verdict: { takes: 0 } }));
+  await t.sync.start();
+  return { ...t, deal };
+}
+
+test("a verdict that differs from the tablet's stops the sync with both verdicts", async () => {
+  const t = await verdictConflict();
+  assert.equal(t.sync.state, "conflict");
+  const conflict = t.sync.conflict;
+  assert.equal(conflict.kind, "verdict");
+  assert.equal(conflict.message, "The server's verdict differs from this tablet's.");
+  assert.deepEqual(conflict.mine.records.map((r) => r.verdict), [{ takes: 1 }, { takes: 0 }]);
+  assert.deepEqual(conflict.server.entry.result, { takes: 2, winner_name: "Ona" });
+  assert.equal(conflict.server.seq, 1);
+  assert.deepEqual(stored(t.server, t.deal), [[1, "a"]]);
+  assert.equal(await t.queue.count(), 2);
+});
+
+test("verdict: keep the server's keeps its verdict and sets my later entries aside", async () => {
+  const t = await verdictConflict();
+  await t.sync.resolve(KEEP_SERVER);
+  await t.sync.settled();
+  assert.deepEqual(stored(t.server, t.deal), [[1, "a"]]);
+  assert.deepEqual((await t.queue.listAside()).map((r) => r.key), ["b"]);
+  assert.equal(await t.queue.count(), 0);
+});
+
+test("verdict: put mine on top sends my later entries after the server's", async () => {
+  const t = await verdictConflict();
+  await t.sync.resolve(MINE_ON_TOP);
+  await t.sync.settled();
+  assert.equal(t.sync.state, "idle");
+  assert.deepEqual(stored(t.server, t.deal), [[1, "a"], [2, "b"]]);
+});
+
+test("verdict: discard mine undoes my entry on the server and drops the rest", async () => {
+  const t = await verdictConflict();
+  await t.sync.resolve(DISCARD_MINE);
+  await t.sync.settled();
+  assert.deepEqual(stored(t.server, t.deal), []);
+  assert.deepEqual(t.server.requests.at(-1), ["POST", `/api/deals/${t.deal}/undo/`, { expected_seq: 1 }]);
+  assert.equal(await t.queue.count(), 0);
+  assert.deepEqual(await t.queue.listAside(), []);
+});
+
+test("verdict: when the undo is refused the conflict stays and nothing is removed", async () => {
+  const t = await verdictConflict();
+  t.server.recordElsewhere(t.deal, { type: "trick", cards: ["Q"] });
+  await assert.rejects(t.sync.resolve(DISCARD_MINE),
+    { message: "Another device recorded first: this deal is now at entry 2. Reload and try again." });
+  assert.equal(t.sync.state, "conflict");
+  assert.equal(await t.queue.count(), 2);
+});
+
+test("an entry the server refuses is a conflict with two choices, never dropped", async () => {
+  const t = await table();
+  const deal = t.server.startDeal(1).id;
+  await t.queue.enqueue({ kind: "entry", deal, expected_seq: 0, key: "bad", payload: { type: "illegal" } });
+  await t.sync.start();
+  const conflict = t.sync.conflict;
+  assert.equal(conflict.kind, "refused");
+  assert.equal(conflict.message, "That card was played already.");
+  assert.deepEqual(conflict.server, { status: 400, code: "illegal_entry", error: "That card was played already.", seq: null });
+  assert.deepEqual(conflict.resolutions, [KEEP_SERVER, DISCARD_MINE]);
+  await assert.rejects(t.sync.resolve(MINE_ON_TOP),
+    { message: '"mine_on_top" does not resolve this conflict; choose one of: keep_server, discard_mine.' });
+  await t.sync.resolve(KEEP_SERVER);
+  assert.deepEqual((await t.queue.listAside()).map((r) => r.key), ["bad"]);
+});
+
+test("a refused deal start takes its entries with it when resolved", async () => {
+  const t = await table();
+  const client = newClientDealId();
+  await t.queue.enqueue({ kind: "deal_start", deal: client, session: 999, key: "start" });
+  await t.queue.enqueue(trick(client, 0, "a"));
+  t.server.handle = () => [400, { error: "Deal 3 is still running; finish it before starting the next.", code: "running_deal" }];
+  await t.sync.start();
+  assert.equal(t.sync.conflict.kind, "refused");
+  assert.deepEqual(t.sync.conflict.mine.records.map((r) => r.key), ["start", "a"]);
+  await t.sync.resolve(KEEP_SERVER);
+  assert.deepEqual((await t.queue.listAside()).map((r) => r.key), ["start", "a"]);
+  assert.equal(await t.queue.count(), 0);
+});
+
+test("signed out: the sync waits for a kick instead of retrying", async () => {
+  const t = await table();
+  const deal = t.server.startDeal(1).id;
+  await t.queue.enqueue(trick(deal, 0, "a"));
+  t.server.failures = [401];
+  await t.sync.start();
+  assert.equal(t.sync.state, "signed_out");
+  assert.equal(t.clock.pending, 0);
+  await t.sync.kick();
+  assert.deepEqual(stored(t.server, deal), [[1, "a"]]);
+});
+
+test("verdicts compare the tablet's fields; the server may add names", () => {
+  assert.equal(sameVerdict({ takes: 1, points: [2, 0] }, { takes: 1, points: [2, 0], winner_name: "Ona" }), true);
+  assert.equal(sameVerdict({ takes: 1 }, { takes: 2 }), false);
+  assert.equal(sameVerdict({ points: [2, 0] }, { points: [2, 0, 1] }), false);
+  assert.equal(sameVerdict({ takes: 1 }, undefined), false);
+  assert.equal(sameVerdict(null, null), true);
+});

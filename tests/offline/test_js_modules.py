@@ -1,0 +1,38 @@
+"""The tablet's ES modules (static/js/offline/: the queue, the sync, ...) tested by Node's own
+test runner, so that `make test` and .ci/run run them beside the Python tests. IndexedDB
+comes from the npm package fake-indexeddb (package-lock.json pins it), fetch from a fake
+server in static/js/offline/fake-server.mjs."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from tests.conftest import need
+
+ROOT = Path(__file__).resolve().parents[2]
+MODULES = ROOT / "static" / "js" / "offline"
+
+
+def test_offline_modules_pass_their_node_tests() -> None:
+    node = shutil.which("node")
+    need(node is not None, "needs Node.js (apt-get install nodejs npm) to run static/js/offline's tests")
+    need(
+        (ROOT / "node_modules" / "fake-indexeddb" / "package.json").is_file(),
+        "needs node_modules/fake-indexeddb: run `npm ci` (make test does)",
+    )
+    assert node is not None
+    done = subprocess.run(
+        # The modules are ES modules named .js (the browser loads them as they are); Node finds
+        # that out itself and would say so once per file.
+        [node, "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", "--test", "--test-reporter=tap",
+         str(MODULES.relative_to(ROOT)) + "/"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+    )
+    report = done.stdout + done.stderr
+    failed = [line for line in report.splitlines() if line.lstrip().startswith("not ok")]
+    assert done.returncode == 0 and not failed, "node --test failed:\n" + "\n".join(failed) + "\n" + report[-6000:]
+    passed = re.search(r"^# pass (\d+)$", report, re.MULTILINE)
+    assert passed is not None and int(passed.group(1)) > 0, "node --test ran no test:\n" + report[-3000:]
