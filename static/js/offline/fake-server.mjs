@@ -142,3 +142,20 @@ export class FakeNetwork extends EventTarget {
     this.dispatchEvent(new Event("online"));
   }
 }
+
+/** navigator.locks for two tabs of one device: one holder at a time, in the order asked. */
+export class FakeLocks {
+  constructor() {
+    this.tail = Promise.resolve();
+    this.held = [];
+  }
+
+  request(name, work) {
+    const run = this.tail.then(async () => {
+      this.held.push(name);
+      try { return await work(); } finally { this.held.pop(); }
+    });
+    this.tail = run.catch(() => {});
+    return run;
+  }
+}

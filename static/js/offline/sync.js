@@ -30,6 +30,7 @@ export const API_URLS = {
 };
 
 const RETRIED_STATUSES = new Set([408, 429]);
+const LOCK_NAME = "kortos-offline-sync";
 
 /** Does the server's verdict say what the tablet's engine said? Every field the tablet
     gave must be equal on the server; the server may add more (the players' names). */
@@ -56,6 +57,7 @@ export function createSync({
   compare = sameVerdict,
   onChange = () => {},
   now = Date.now,
+  locks = globalThis.navigator && globalThis.navigator.locks,
 } = {}) {
   let state = "idle";
   let conflict = null;
@@ -202,9 +204,15 @@ export function createSync({
   function pump() {
     if (!started) return Promise.resolve();
     if (running) { again = true; return running; }
+    const rounds = async () => {
+      do { again = false; await drain(); } while (again && started && conflict === null && timer === null);
+    };
     running = (async () => {
       try {
-        do { again = false; await drain(); } while (again && started && conflict === null && timer === null);
+        // Two tabs of the table over one queue would both send its head (stored once, thanks
+        // to the key, but each then tries to take it out): one sync at a time per device.
+        if (locks) await locks.request(LOCK_NAME, rounds);
+        else await rounds();
       } catch (error) {  // the queue itself failed (storage full, database closed): try again later
         lastError = String(error && error.message ? error.message : error);
         try { await retryLater(); } catch (ignored) { state = "retrying"; }

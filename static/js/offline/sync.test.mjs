@@ -6,7 +6,7 @@ import { IDBFactory } from "fake-indexeddb";
 
 import { openQueue, newClientDealId } from "./queue.js";
 import { createSync, sameVerdict, KEEP_SERVER, MINE_ON_TOP, DISCARD_MINE } from "./sync.js";
-import { FakeServer, FakeClock, FakeNetwork } from "./fake-server.mjs";
+import { FakeServer, FakeClock, FakeNetwork, FakeLocks } from "./fake-server.mjs";
 
 async function table({ indexedDB = new IDBFactory(), server = new FakeServer(), clock = new FakeClock(), ...options } = {}) {
   const queue = await openQueue({ indexedDB, name: "table" });
@@ -119,6 +119,38 @@ test("the connection dropping mid-send pauses, and coming back resumes where it 
   assert.equal(t.sync.state, "idle");
   assert.deepEqual(stored(server, deal), [[1, "a"], [2, "b"], [3, "c"]]);
   assert.equal(await t.queue.count(), 0);
+});
+
+test("a reload between the server storing an entry and the tablet hearing of it stores it once", async () => {
+  const t = await table();
+  const deal = t.server.startDeal(1).id;
+  for (const [i, key] of ["a", "b"].entries()) await t.queue.enqueue(trick(deal, i, key));
+  t.server.loseAnswers = 1;
+  await t.sync.start();
+  t.sync.stop();      // the tab is closed while it waits to retry
+  t.queue.close();
+  const queue = await openQueue({ indexedDB: t.indexedDB, name: "table" });
+  assert.deepEqual((await queue.list()).map((r) => r.key), ["a", "b"]);
+  const sync = createSync({ queue, fetch: t.server.fetch, events: t.network, isOnline: t.network.isOnline,
+    setTimeout: t.clock.setTimeout, clearTimeout: t.clock.clearTimeout });
+  await sync.start();
+  assert.deepEqual(stored(t.server, deal), [[1, "a"], [2, "b"]]);
+  assert.equal(await queue.count(), 0);
+});
+
+test("two tabs over one queue take turns: every entry is sent once", async () => {
+  const indexedDB = new IDBFactory();
+  const server = new FakeServer();
+  const locks = new FakeLocks();
+  const deal = server.startDeal(1).id;
+  const first = await table({ indexedDB, server, locks });
+  const second = await table({ indexedDB, server, locks });
+  for (const [i, key] of ["a", "b", "c"].entries()) await first.queue.enqueue(trick(deal, i, key));
+  await Promise.all([first.sync.start(), second.sync.start()]);
+  assert.deepEqual(stored(server, deal), [[1, "a"], [2, "b"], [3, "c"]]);
+  assert.deepEqual(server.requests.map(([, , body]) => body.idempotency_key), ["a", "b", "c"]);
+  assert.equal(first.sync.state, "idle");
+  assert.equal(second.sync.state, "idle");
 });
 
 test("a deal started offline is created once and its entries land on the server's deal", async () => {
