@@ -7,8 +7,6 @@ updates; see static/js/table.js); without it they post here and the same service
 
 from __future__ import annotations
 
-import json
-
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -21,7 +19,7 @@ from referee.errors import NotAllowed, Refusal
 from referee.games import PAGES
 from referee.models import Deal
 from referee.rules import GAMES, IllegalEntry
-from referee.safe_input import read_int
+from referee.safe_input import read_int, read_json
 from referee.services import refusal_from
 
 from .access import can_record, deal_or_404
@@ -112,7 +110,7 @@ def deal_preview(request: HttpRequest, pk: int) -> JsonResponse:
         if not can_record(role):
             raise NotAllowed(_("Only the club's scorers and admins can record or change play."))
         try:
-            payload = json.loads(request.body or b"{}")
+            payload = read_json(request.body or b"{}")  # nesting, NUL, infinities refused
         except ValueError as bad:
             raise Refusal(_("The entry must be a JSON object with a “type”.")) from bad
         if not isinstance(payload, dict):
