@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from referee.games import PAGES
 from referee.rules import GAMES, IllegalEntry
 
 from . import entry_store, selectors, signals
@@ -42,7 +43,8 @@ def refusal_from(error: IllegalEntry, session: Session, names: Sequence[str] | N
     if names is None:
         names = seat_names(session)
     notation: Literal["en", "lt"] = "lt" if session.notation == "lt" else "en"
-    return Refusal(error.render(names=names, translate=_, notation=notation), code="illegal_entry")
+    words = PAGES[session.game].words()  # the club's words for the fields and choices it names
+    return Refusal(error.render(names=names, translate=_, notation=notation, words=words), code="illegal_entry")
 
 
 def seat_names(session: Session) -> list[str]:

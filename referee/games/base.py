@@ -107,6 +107,11 @@ class GamePages:
         """
         return {}
 
+    def running_points(self, view: Mapping[str, Any]) -> list[int] | None:
+        """Points the running deal has already given each seat, for games that keep a running
+        count the session totals show as the deal goes (None: only finished deals count)."""
+        return None
+
     def preview(self, view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
         """Extra context for the "if you confirm" preview of an entry."""
         return {"payments": []}
@@ -118,6 +123,14 @@ class GamePages:
         return {}
 
     # -- words: the referee's conclusions, entries --------------------------------------------------
+
+    def words(self) -> dict[str, str]:
+        """The club's words for what the engine's refusals name by key (entry types, fields,
+        choices), in the reader's language; a key without a word shows as itself."""
+        return {
+            "player": _("the player"), "card": _("the card"), "cards": _("the cards"),
+            "hand_counts": _("the cards left in each hand"), "null": _("no card"),
+        }
 
     def explain_last(self, view: Mapping[str, Any], names: Sequence[str], notation: str) -> list[str]:
         """Sentences saying what the referee concluded from the last entry (empty before any)."""

@@ -117,6 +117,12 @@ class CheatPages(GamePages):
             )
         return sentences
 
+    def words(self) -> dict[str, str]:
+        return {
+            **super().words(), "place": _("placed-card"), "challenge": _("challenge"), "stands": _("stands"),
+            "challenger": _("who challenged"), "revealed": _("the revealed card"),
+        }
+
     def describe_entry(
         self, payload: Mapping[str, Any], result: Mapping[str, Any] | None, names: Sequence[str], notation: str
     ) -> str:

@@ -150,6 +150,9 @@ class ElgetaPages(GamePages):
                 )
         return sentences
 
+    def words(self) -> dict[str, str]:
+        return {**super().words(), "trick": _("trick"), "finish": _("finish"), "rounds": _("the cards turned")}
+
     def describe_entry(
         self, payload: Mapping[str, Any], result: Mapping[str, Any] | None, names: Sequence[str], notation: str
     ) -> str:

@@ -164,6 +164,12 @@ class MichiganPages(GamePages):
             )
         return sentences
 
+    def words(self) -> dict[str, str]:
+        return {
+            **super().words(), "prize": _("prize-card"), "misplay": _("misplay"), "out": _("going-out"),
+            "exchange": _("swap"), "play": _("played-card"),
+        }
+
     def describe_entry(
         self, payload: Mapping[str, Any], result: Mapping[str, Any] | None, names: Sequence[str], notation: str
     ) -> str:

@@ -162,6 +162,12 @@ class RukasPages(GamePages):
             )
         return sentences
 
+    def words(self) -> dict[str, str]:
+        return {**super().words(), "trick": _("trick")}
+
+    def running_points(self, view: Mapping[str, Any]) -> list[int] | None:
+        return [int(points) for points in view["tricks"]]
+
     def describe_entry(
         self, payload: Mapping[str, Any], result: Mapping[str, Any] | None, names: Sequence[str], notation: str
     ) -> str:

@@ -81,6 +81,13 @@ class VelniasPages(GamePages):
     ) -> list[str]:
         return [headline(last["condition"], last.get("player"), names)]
 
+    def words(self) -> dict[str, str]:
+        return {
+            **super().words(), "end": _("end-of-deal"), "condition": _("how the deal ended"),
+            "player": _("the player who called stop"), "empty_hand": _("“emptied hand”"),
+            "last_card": _("“last face-down card”"), "blocked": _("“blocked”"),
+        }
+
     def describe_entry(
         self, payload: Mapping[str, Any], result: Mapping[str, Any] | None, names: Sequence[str], notation: str
     ) -> str:

@@ -3,6 +3,7 @@ players with their totals, the latest entries and what the game adds (``PAGES[sl
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.core.cache import cache
@@ -44,6 +45,10 @@ def deal_context(
     last_entry = entries[0] if entries else None
     later_deal = finished and selectors.has_later_deal(deal)
     totals = selectors.running_totals(session, len(names))
+    # A game that keeps a running count (Rūkas tricks) shows it in the totals as the deal goes.
+    running = None if finished else pages.running_points(view)
+    if running is not None:
+        totals = [total + points for total, points in zip(totals, running, strict=True)]
     outcome = view.get("outcome")
     players = [
         {
@@ -64,6 +69,9 @@ def deal_context(
             pages.describe_entry(last_entry.payload, last_entry.result, names, notation)
             if last_entry is not None and not later_deal else None
         ),
+        # What an undo takes back, so that the screen can put it back in the form.
+        "undo_payload": json.dumps(last_entry.payload) if last_entry is not None else "",
+        "totals_running": running is not None,
         "entries": [
             {"seq": e.seq, "text": pages.describe_entry(e.payload, e.result, names, notation)} for e in entries
         ],
@@ -79,13 +87,13 @@ def deal_context(
         "next_dealer": rules.next_dealer(rules.from_dict(deal.state)) if finished else None,
         "later_deal": later_deal,
         "stake": session.stake,
-        "js_text": _js_text(names),
+        "js_text": _js_text(names, pages.words()),
     }
     context.update(pages.screen(view, names, notation, state=deal.state, finished=finished, redraw=redraw))
     return context
 
 
-def _js_text(names: list[str]) -> dict[str, Any]:
+def _js_text(names: list[str], words: dict[str, str]) -> dict[str, Any]:
     """The few sentences table.js says, in the reader's language."""
     return {
         "saving": _("Saving…"),
@@ -101,11 +109,12 @@ def _js_text(names: list[str]) -> dict[str, Any]:
         "already_played": _("%(name)s has already played %(rank)s this deal."),
         "not_allowed": _("%(rank)s is not possible for %(name)s here: %(reason)s"),
         "all_filled": _("Every card is filled in: confirm, or tap a card to change it."),
-        "preview_error": _("The referee would refuse this:"),
         "starting": _("Starting the next deal…"),
         "tie_round": _("Tie-break round %(n)s"),
         "no_card": _("no card to add"),
         "names": names,
+        # The words refusals use for fields: a refusal goes beside the control that claims one.
+        "words": words,
     }
 
 

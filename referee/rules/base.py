@@ -18,11 +18,11 @@ from enum import StrEnum
 from typing import Any, ClassVar, Generic, Literal, TypedDict, TypeVar
 
 from .cards import parse_notation
-from .errors import IllegalEntry, InvalidSetup, Seat, gettext_noop, message_repr
+from .errors import IllegalEntry, InvalidSetup, Seat, Term, gettext_noop, message_repr
 
 __all__ = [
     "SNAPSHOT_VERSION", "ChipMovementView", "Game", "GameView", "HouseRule", "HouseRuleKind", "IllegalEntry",
-    "InvalidSetup", "MoneyRule", "Outcome", "OutcomeView", "Seat", "Unit", "ViewHeader", "competition_ranking",
+    "InvalidSetup", "MoneyRule", "Outcome", "OutcomeView", "Seat", "Term", "Unit", "ViewHeader", "competition_ranking",
     "deal_over", "entry_keys", "entry_type", "gettext_noop", "message_repr", "read_bool", "read_choice",
     "read_count", "read_list", "read_seat",
 ]
@@ -314,8 +314,10 @@ def entry_keys(entry: Mapping[str, Any], *required: str, optional: Iterable[str]
     """Refuse missing or superfluous fields, so a typo is never silently ignored."""
     missing = [key for key in required if key not in entry]
     if missing:
+        # Terms, not text: the screen names the entry and its fields in the club's words.
         raise IllegalEntry(
-            gettext_noop("The {kind} entry needs {fields}."), kind=_plain(entry.get("type")), fields=", ".join(missing)
+            gettext_noop("The {kind} entry needs {fields}."),
+            kind=Term(_plain(entry.get("type"))), fields=[Term(key) for key in missing],
         )
     extra = sorted(_plain(key) for key in set(entry) - {"type", *required, *optional})
     if extra:
@@ -330,7 +332,7 @@ def read_seat(value: object, players: int, field: str = "player") -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
         raise IllegalEntry(
             gettext_noop("{field} must be a seat from 0 to {last}, not {value}."),
-            field=field, last=players - 1, value=message_repr(value),
+            field=Term(field), last=players - 1, value=message_repr(value),
         )
     return value
 
@@ -338,11 +340,11 @@ def read_seat(value: object, players: int, field: str = "player") -> int:
 def read_list(value: object, field: str, length: int | None = None) -> list[Any]:
     """A JSON list, optionally of an exact length."""
     if not isinstance(value, list):
-        raise IllegalEntry(gettext_noop("{field} must be a list."), field=field)
+        raise IllegalEntry(gettext_noop("{field} must be a list."), field=Term(field))
     if length is not None and len(value) != length:
         raise IllegalEntry(
             gettext_noop("{field} must list {expected} values, one per seat; it lists {count}."),
-            field=field, expected=length, count=len(value),
+            field=Term(field), expected=length, count=len(value),
         )
     return value
 
@@ -351,7 +353,7 @@ def read_count(value: object, field: str) -> int:
     """A whole number of cards (not a bool, not a float)."""
     if not isinstance(value, int) or isinstance(value, bool):
         raise IllegalEntry(
-            gettext_noop("{field} must be a whole number, not {value}."), field=field, value=message_repr(value)
+            gettext_noop("{field} must be a whole number, not {value}."), field=Term(field), value=message_repr(value)
         )
     return value
 

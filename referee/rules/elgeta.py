@@ -69,7 +69,7 @@ from .base import (
     read_list,
 )
 from .cards import ACE, JACK, KING, QUEEN, SUITS, Card, CardError, Notation, card_from_text, format_card, parse_card
-from .errors import IllegalEntry, InvalidSetup, Seat, gettext_noop, message_repr
+from .errors import IllegalEntry, InvalidSetup, Seat, Term, gettext_noop, message_repr
 
 DEFAULT_SUITS: Mapping[int, tuple[str, ...]] = {2: ("HD", "SC"), 3: ("S", "C", "D"), 4: ("S", "C", "D", "H")}
 
@@ -592,10 +592,10 @@ class Elgeta(Game[ElgetaState]):
                 if hand.left:
                     raise IllegalEntry(
                         gettext_noop(
-                            "{player} still has cards, so they add one in round {number}; null is only for a "
+                            "{player} still has cards, so they add one in round {number}; {empty} is only for a "
                             "player with nothing left to add."
                         ),
-                        player=Seat(seat), number=number,
+                        player=Seat(seat), number=number, empty=Term("null"),
                     )
                 cards.append(None)
                 continue

@@ -12,7 +12,7 @@ this one imports none of them: a card in a message is anything :class:`Notated`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
@@ -51,6 +51,15 @@ class Seat:
     index: int
 
 
+@dataclass(frozen=True)
+class Term:
+    """A thing the engine knows by its key (an entry's field, an entry type, a condition) named
+    inside an error message: the game's page module gives the club's word for it, and without
+    words it shows as the key (the plain English rendering that Python callers read)."""
+
+    key: str
+
+
 @runtime_checkable
 class Notated(Protocol):
     """A value a message shows in the session's notation (a card)."""
@@ -75,8 +84,14 @@ class IllegalEntry(ValueError):
         names: Sequence[str] | None = None,
         translate: Callable[[str], str] | None = None,
         notation: Notation = "en",
+        words: Mapping[str, str] | None = None,
     ) -> str:
+        """The message for a person: seats as ``names``, the template through ``translate``,
+        cards in ``notation`` and each :class:`Term` as ``words[key]`` (already translated)."""
+
         def show(value: object) -> str:
+            if isinstance(value, Term):
+                return words.get(value.key, value.key) if words else value.key
             if isinstance(value, Seat):
                 if names is not None and 0 <= value.index < len(names):
                     return names[value.index]
@@ -102,6 +117,17 @@ class IllegalEntry(ValueError):
         # Shown to a person: a sentence opening with a field name ("player must be…") gets
         # its capital. The plain English rendering (str) stays exactly as written.
         return message[:1].upper() + message[1:]
+
+    @property
+    def terms(self) -> list[str]:
+        """The keys of the things this refusal names (fields first met first): the screen puts
+        the message beside the control that holds the first one it has."""
+        found: list[str] = []
+        for value in self.params.values():
+            for item in value if isinstance(value, (list, tuple)) else (value,):
+                if isinstance(item, Term) and item.key not in found:
+                    found.append(item.key)
+        return found
 
 
 class InvalidSetup(IllegalEntry):

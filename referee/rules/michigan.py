@@ -574,7 +574,7 @@ class Michigan(Game[MichiganState]):
     def _out(self, state: MichiganState, player: int, counts: tuple[int, ...]) -> MichiganState:
         if counts[player] != 0:
             raise IllegalEntry(
-                gettext_noop("{player} went out, so their count in hand_counts must be 0, not {count}."),
+                gettext_noop("{player} went out, so they hold 0 cards, not {count}."),
                 player=Seat(player), count=counts[player],
             )
         for seat, count in enumerate(counts):

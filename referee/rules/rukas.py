@@ -296,9 +296,12 @@ class RukasView(GameView[RukasLastView | None]):
 # -- reading entries -----------------------------------------------------------------------------
 
 
-def _read_rank(value: object, notation: Notation) -> int:
+def _read_rank(value: object, notation: Notation, seat: int) -> int:
     if not isinstance(value, str):
         raise IllegalEntry(gettext_noop("A card must be written as text, not {value}."), value=message_repr(value))
+    if not value.strip():
+        # Whose card is missing: the screen shows this beside that player's slot.
+        raise IllegalEntry(gettext_noop("{player}'s card is missing."), player=Seat(seat))
     try:
         return parse_rank(value, notation)
     except CardError as err:
@@ -356,7 +359,7 @@ class Rukas(Game[RukasState]):
         entry_keys(entry, "cards")
         texts = read_list(entry["cards"], "cards", state.players)
         order = reveal_order(state.leader, state.players)
-        ranks = tuple(_read_rank(text, state.notation) for text in texts)
+        ranks = tuple(_read_rank(text, state.notation, seat) for seat, text in zip(order, texts))
         for seat, rank in zip(order, ranks):
             if rank in state.played[seat]:
                 left = [Card(r) for r in RANK_VALUES if r not in state.played[seat]]

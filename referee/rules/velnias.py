@@ -51,7 +51,7 @@ from .base import (
     read_seat,
 )
 from .cards import Notation, parse_notation
-from .errors import IllegalEntry, Seat, gettext_noop, message_repr
+from .errors import IllegalEntry, Seat, Term, gettext_noop, message_repr
 
 DECK = 52
 FACE_DOWN = 13
@@ -276,8 +276,8 @@ def _read_condition(value: object) -> Condition:
         if isinstance(value, str) and value == condition.value:
             return condition
     raise IllegalEntry(
-        gettext_noop("condition must be one of {choices}, not {value}."),
-        choices=", ".join(c.value for c in Condition), value=message_repr(value),
+        gettext_noop("{field} must be one of {choices}, not {value}."),
+        field=Term("condition"), choices=[Term(c.value) for c in Condition], value=message_repr(value),
     )
 
 
@@ -291,8 +291,14 @@ def _read_player(value: object, condition: Condition, players: int) -> int | Non
         return None
     if value is None:
         if condition is Condition.EMPTY_HAND:
-            raise IllegalEntry(gettext_noop("An empty_hand ending needs the player who placed their last card."))
-        raise IllegalEntry(gettext_noop("A last_card ending needs the player who turned the last face-down card."))
+            raise IllegalEntry(
+                gettext_noop("An {ending} ending needs the player who placed their last card."),
+                ending=Term(Condition.EMPTY_HAND.value), field=Term("player"),
+            )
+        raise IllegalEntry(
+            gettext_noop("A {ending} ending needs the player who turned the last face-down card."),
+            ending=Term(Condition.LAST_CARD.value), field=Term("player"),
+        )
     return read_seat(value, players)
 
 
@@ -330,17 +336,17 @@ def _read_counts(value: object, condition: Condition, player: int | None, player
             raise IllegalEntry(
                 gettext_noop(
                     "{player} turned the last face-down card and could not place it, so they hold at least 1 card; "
-                    "with an empty hand, record an empty_hand ending."
+                    "with an empty hand, record an {ending} ending."
                 ),
-                player=Seat(seat),
+                player=Seat(seat), ending=Term(Condition.EMPTY_HAND.value),
             )
         elif count == 0:
             raise IllegalEntry(
                 gettext_noop(
                     "{player} holds 0 cards, but a player with an empty hand calls stop at once: "
-                    "record an empty_hand ending for them, or give their count (at least 1)."
+                    "record an {ending} ending for them, or give their count (at least 1)."
                 ),
-                player=Seat(seat),
+                player=Seat(seat), ending=Term(Condition.EMPTY_HAND.value),
             )
         elif count > hand:
             raise IllegalEntry(

@@ -28,11 +28,6 @@
   function fmt(template, params) {
     return template.replace(/%\((\w+)\)s/g, function (_m, key) { return params[key] == null ? "" : String(params[key]); });
   }
-  function escapeHtml(text) {
-    var div = document.createElement("div");
-    div.textContent = text;
-    return div.innerHTML;
-  }
   function setSync(state, text) {
     syncLine.dataset.state = state;
     syncLine.textContent = text || "";
@@ -132,7 +127,7 @@
         sending = false;
         dirty = false;
         setSync("saved", T.saved);
-        return refresh();
+        return refresh().then(showVerdict);
       }
       if (result.status >= 500 || result.status === 429) {
         return retryLater(pending, attempt, fmt(T.server_error, { status: result.status }));
@@ -165,11 +160,13 @@
     sending = true;
     localChanges += 1;
     setSync("saving", T.undoing);
+    var undone = null;
+    try { undone = JSON.parse(form.dataset.payload || "null"); } catch (e) { undone = null; }
     post(screen.dataset.apiUndo, { expected_seq: seq() }).then(function (result) {
       sending = false;
       if (result.status === 200) {
         setSync("saved", T.undone);
-        return refresh();
+        return refresh().then(function () { restoreForm(undone); });
       }
       setSync("error", "");
       var message = (result.data && result.data.error) || ("HTTP " + result.status);
@@ -226,6 +223,7 @@
       });
       var names = matches.map(function (s) { return s.dataset.errorForPlayer; });
       if (matches.length === 1 && names.length === 1) target = matches[0];
+      if (!target) target = termSlot(form, message);
       if (!target) target = form.querySelector('[data-error-for="' + key + '"]');
     }
     if (!target) target = liveBox.querySelector('[data-error-for="' + key + '"]') || liveBox.querySelector('[data-error-for="undo"]');
@@ -233,8 +231,78 @@
     target.textContent = message;
     var row = target.closest("[data-player-name], .slot, form");
     var input = row && row.querySelector("input:not([type=hidden]):not([type=radio])");
-    if (input && target.hasAttribute("data-error-for-player")) input.setAttribute("aria-invalid", "true");
+    if (input && (target.hasAttribute("data-error-for-player") || target.hasAttribute("data-error-for-term"))) {
+      input.setAttribute("aria-invalid", "true");
+    }
+    // One refusal at a time: the preview's own copy of it goes.
+    if (form) form.querySelectorAll("[data-preview-box]").forEach(function (box) { box.hidden = true; });
     target.scrollIntoView({ block: "nearest" });
+  }
+
+  // The control a refusal is about: the first slot claiming a field whose word (the same word the
+  // server put in the message, T.words) appears in it.
+  function termSlot(form, message) {
+    var text = message.toLowerCase();
+    var words = T.words || {};
+    var named = Object.keys(words).filter(function (k) { return words[k] && text.indexOf(words[k].toLowerCase()) >= 0; });
+    if (!named.length) return null;
+    return Array.prototype.find.call(form.querySelectorAll("[data-error-for-term]"), function (slot) {
+      return slot.dataset.errorForTerm.split(" ").some(function (k) { return named.indexOf(k) >= 0; });
+    }) || null;
+  }
+
+  // After an entry the referee's verdict is what the scorer reads next: bring it into view.
+  function showVerdict() {
+    var verdict = liveBox.querySelector("[data-conclusion]") || liveBox.querySelector("[data-finished]");
+    if (!verdict) return;
+    var box = verdict.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) verdict.scrollIntoView({ block: "start" });
+  }
+
+  // Undo takes an entry back: its values go back into the form they came from, to fix and resend.
+  function restoreForm(payload) {
+    if (!payload || typeof payload !== "object" || !payload.type) return;
+    var form = Array.prototype.find.call(liveBox.querySelectorAll("form[data-entry]"), function (f) {
+      var kind = f.querySelector('input[name="f:type:str"]');
+      return kind && kind.value === payload.type;
+    });
+    if (!form) return;
+    var details = form.closest("details");
+    if (details) details.open = true;
+    Object.keys(payload).forEach(function (field) {
+      if (field === "type") return;
+      var value = payload[field];
+      var prefix = 'input[name^="f:' + field + ':"]';
+      var radios = form.querySelectorAll(prefix + "[type=radio]");
+      if (radios.length) {
+        radios.forEach(function (r) { r.checked = value != null && r.value === String(value); });
+        return;
+      }
+      if (field === "rounds" && Array.isArray(value)) { restoreRounds(form, value); return; }
+      var values = Array.isArray(value) ? value : [value];
+      var inputs = Array.prototype.filter.call(form.querySelectorAll(prefix), function (i) { return i.type !== "hidden"; });
+      inputs.forEach(function (input, i) {
+        if (i < values.length && !input.readOnly) input.value = values[i] == null ? "" : String(values[i]);
+      });
+    });
+    dirty = true;
+    form.querySelectorAll(".stepper input").forEach(syncStepper);
+    if (form.hasAttribute("data-preview")) { velniasSync(form); schedulePreview(form); }
+    if (form.hasAttribute("data-out")) michiganOutSync(form);
+    if (form.hasAttribute("data-slots")) markActive(form, activeInput(form));
+  }
+  function restoreRounds(form, rounds) {
+    rounds.forEach(function (cards, index) {
+      if (!Array.isArray(cards)) return;
+      var row = form.querySelector('[data-round="' + index + '"]');
+      if (!row) {
+        addRound(form, index, cards, cards.map(function (c) { return c == null; }), [], null);
+        return;
+      }
+      row.querySelectorAll("[data-card-input]").forEach(function (input, i) {
+        if (i < cards.length && !input.readOnly) input.value = cards[i] == null ? "" : String(cards[i]);
+      });
+    });
   }
 
   // -- swapping in the server's rendering of the new state ------------------------------------------
@@ -313,6 +381,26 @@
     });
   }
   function needsSuit(input) { return input.hasAttribute("data-needs-suit"); }
+  function isRank(form, text) {
+    var typed = String(text || "").trim().toUpperCase();
+    if (!typed) return false;
+    return Array.prototype.some.call(form.querySelectorAll("[data-rank-pad] [data-rank]"), function (button) {
+      return button.dataset.rank.toUpperCase() === typed || button.textContent.trim().toUpperCase() === typed;
+    });
+  }
+  // A typed rank is a whole card where suits do not count: the next empty slot takes the typing,
+  // and after the last one the Record button (Enter records).
+  function typedCard(form, input) {
+    if (needsSuit(input) || slotsOf(form).length < 2 || !isRank(form, input.value)) return;
+    var inputs = slotsOf(form).filter(function (i) { return !i.disabled && !i.readOnly; });
+    var start = inputs.indexOf(input);
+    for (var step = 1; step < inputs.length; step++) {
+      var next = inputs[(start + step) % inputs.length];
+      if (!next.value) { markActive(form, next); next.focus(); return; }
+    }
+    var record = document.querySelector('button[form="' + form.id + '"].primary') || form.querySelector("button[type=submit].primary");
+    if (record) { markActive(form, null); record.focus(); }
+  }
   function advance(form, input) {
     var inputs = slotsOf(form).filter(function (i) { return !i.disabled && !i.readOnly; });
     var start = inputs.indexOf(input);
@@ -387,8 +475,9 @@
         if (lastRoundComplete(form)) askAboutRounds(form);  // the referee knew every card of it
         return;
       }
-      box.hidden = false;
-      box.innerHTML = '<p class="error">' + escapeHtml(T.preview_error + " " + (data.error || "")) + "</p>";
+      box.hidden = true;
+      clearErrors();
+      showError(form.id, data.error || ("HTTP " + result.status));
     }).catch(function () { /* the referee answers again when the trick is recorded */ });
   }
   function addRound(form, index, prefill, empty, possible, reason) {
@@ -522,9 +611,10 @@
       return;
     }
     post(screen.dataset.previewUrl, payload).then(function (result) {
-      box.hidden = false;
-      if (result.status === 200) box.innerHTML = result.data.html;
-      else box.innerHTML = '<p class="error">' + escapeHtml(T.preview_error + " " + (result.data.error || "")) + "</p>";
+      clearErrors();
+      if (result.status === 200) { box.hidden = false; box.innerHTML = result.data.html; return; }
+      box.hidden = true;
+      showError(form.id, (result.data && result.data.error) || ("HTTP " + result.status));
     }).catch(function () { box.hidden = true; });
   }
 
@@ -569,6 +659,7 @@
   liveBox.addEventListener("input", function (event) {
     var form = event.target.closest("form[data-entry]");
     if (form) dirty = true;
+    if (form && event.target.matches("[data-card-input]")) typedCard(form, event.target);
   });
 
   setup();

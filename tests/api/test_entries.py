@@ -204,12 +204,13 @@ VELNIAS_REFUSALS = [
     ({"type": "end", "condition": "blocked", "player": 2, "hand_counts": [3, 2, 6, 1]},
      "Nobody calls stop in a blocked deal, so player must be null, not 2."),
     ({"type": "end", "condition": "last_card", "player": 0, "hand_counts": [3, 2, 6]},
-     "Hand_counts must list 4 values, one per seat; it lists 3."),
+     "The cards left in each hand must list 4 values, one per seat; it lists 3."),
     ({"type": "end", "condition": "won", "player": 0, "hand_counts": [3, 2, 6, 1]},
-     "Condition must be one of empty_hand, last_card, blocked, not 'won'."),
+     "How the deal ended must be one of “emptied hand”, “last face-down card”, “blocked”, not 'won'."),
     ({"type": "end", "condition": "last_card", "player": 7, "hand_counts": [3, 2, 6, 1]},
-     "Player must be a seat from 0 to 3, not 7."),
-    ({"type": "end", "condition": "last_card", "player": 0}, "The end entry needs hand_counts."),
+     "The player who called stop must be a seat from 0 to 3, not 7."),
+    ({"type": "end", "condition": "last_card", "player": 0},
+     "The end-of-deal entry needs the cards left in each hand."),
     ({**LAST_CARD, "colour": "red"}, "The end entry does not take colour."),
     ({"type": "trick", "cards": ["2", "3", "4", "5"]}, "Unknown entry type 'trick'; this game records end."),
     ({"condition": "blocked"}, "Unknown entry type None; this game records end."),
@@ -235,11 +236,11 @@ def test_velnias_refusals_store_nothing(
 RUKAS_REFUSALS = [
     ({"type": "trick", "cards": ["2", "4"]},
      "Ona has already played their 2 this deal; they still hold 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A."),
-    ({"type": "trick", "cards": ["5"]}, "Cards must list 2 values, one per seat; it lists 1."),
+    ({"type": "trick", "cards": ["5"]}, "The cards must list 2 values, one per seat; it lists 1."),
     ({"type": "trick", "cards": ["Z", "6"]}, "'Z' is not a rank; ranks are 2-10, J Q K A (T = ten)."),
     ({"type": "trick", "cards": [5, "6"]}, "A card must be written as text, not 5."),
-    ({"type": "trick", "cards": "5 6"}, "Cards must be a list."),
-    ({"type": "trick"}, "The trick entry needs cards."),
+    ({"type": "trick", "cards": "5 6"}, "The cards must be a list."),
+    ({"type": "trick"}, "The trick entry needs the cards."),
 ]
 
 

@@ -103,8 +103,8 @@ def test_michigan_chips_carry_to_the_next_deal(
     [
         ({"type": "prize", "card": "2S", "player": 0}, "2S is not a prize card; the prize cards are AS, KC, QD, JH."),
         ({"type": "out", "player": 1, "hand_counts": [3, 1, 5]},
-         "Jonas went out, so their count in hand_counts must be 0, not 1."),
-        ({"type": "prize", "card": "AS", "player": 5}, "Player must be a seat from 0 to 2, not 5."),
+         "Jonas went out, so they hold 0 cards, not 1."),
+        ({"type": "prize", "card": "AS", "player": 5}, "The player must be a seat from 0 to 2, not 5."),
     ],
 )
 def test_michigan_refusals_store_nothing(

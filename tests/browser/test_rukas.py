@@ -78,6 +78,8 @@ def test_a_played_rank_is_refused_on_the_pad_and_by_the_referee(open_page: Any, 
     assert page.get_by_text("Trick 2 of 13 · Petras reveals first").is_visible()
     v_button = page.locator("[data-rank-pad]").get_by_role("button", name="V", exact=True)
     assert v_button.get_attribute("aria-disabled") == "true"
+    v_button.scroll_into_view_if_needed()
+    page.locator("[data-rank-pad]").evaluate("pad => pad.scrollIntoView({block: 'center'})")  # clear of the Record bar
     v_button.click(force=True)  # a tap on a disabled rank still explains itself
     assert page.locator("[data-pad-msg]").inner_text() == "Petras has already played V this deal."
     # Typed anyway, the referee refuses it, next to Petras's card.

@@ -102,9 +102,11 @@ def test_a_count_is_refused_as_typed_beside_its_field(open_page: Any, club_setup
     page.goto(f"/deals/{deal.pk}/")
     page.locator("label.tile", has_text="Emptied hand").click()
     page.get_by_role("button", name="Record the end of the deal").click()
-    error = page.locator('[data-error-for="end"]')
+    # In the club's words, beside the question it is about (who called stop).
+    error = page.locator("[data-caller] [data-error-for-term]")
     error.wait_for()
-    assert error.inner_text() == "An empty_hand ending needs the player who placed their last card."
+    assert error.inner_text() == "An “emptied hand” ending needs the player who placed their last card."
+    assert page.locator('[data-error-for="end"]').inner_text() == ""
     assert Deal.objects.get(pk=deal.pk).seq == 0
     shoot(page, "velnias-4-refused")
     # The caller of an emptied hand holds 0, fixed.

@@ -421,7 +421,7 @@ def test_placements_share_ties() -> None:
 @pytest.mark.parametrize(
     ("counts", "message"),
     [
-        ([1, 2, 3, 4], "seat 0 went out, so their count in hand_counts must be 0, not 1."),
+        ([1, 2, 3, 4], "seat 0 went out, so they hold 0 cards, not 1."),
         ([0, 0, 3, 4], "seat 1 holds between 1 and 10 cards at the end of this deal, not 0."),
         ([0, 11, 3, 4], "seat 1 holds between 1 and 10 cards at the end of this deal, not 11."),
         ([0, 1, 3], "hand_counts must list 4 values, one per seat; it lists 3."),

@@ -404,7 +404,7 @@ def started() -> Any:
         ({"type": "trick", "cards": ["4", 10**5000, "6"]}, "A card must be written as text, not an enormous number."),
         ({"type": "trick", "cards": ["4", None, "6"]}, "A card must be written as text, not None."),
         ({"type": "trick", "cards": ["4", "Z", "6"]}, "'Z' is not a rank; ranks are 2-10, J Q K A (T = ten)."),
-        ({"type": "trick", "cards": ["4", "", "6"]}, "A card is missing (empty text)."),
+        ({"type": "trick", "cards": ["4", "", "6"]}, "seat 1's card is missing."),
         ({"type": "trick", "cards": ["4", "X", "6"]}, "There are no jokers in this deal."),
         (
             {"type": "trick", "cards": ["4", "D", "6"]},
