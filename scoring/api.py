@@ -53,7 +53,7 @@ class CSVRenderer(BaseRenderer):
         return out.getvalue().encode("utf-8")
 
 
-RENDERERS = [*api_settings.DEFAULT_RENDERER_CLASSES, CSVRenderer]
+RENDERERS: list[type[BaseRenderer]] = [*api_settings.DEFAULT_RENDERER_CLASSES, CSVRenderer]  # type: ignore[list-item]
 
 
 class JSONOrCSV(DefaultContentNegotiation):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.http import HttpResponse
@@ -42,7 +43,7 @@ class _JSONOnly:
     """Errors are always JSON (``{"error": ...}``), even for ``?format=csv``: the view reads
     ``format`` itself instead of letting DRF pick a renderer (which would 404 on "csv")."""
 
-    renderer_classes = [JSONRenderer]
+    renderer_classes: Sequence[type[BaseRenderer]] = [JSONRenderer]
 
     def perform_content_negotiation(self, request: Request, force: bool = False) -> tuple[BaseRenderer, str]:
         renderer = JSONRenderer()

@@ -19,11 +19,9 @@ from rest_framework import serializers
 from rest_framework.fields import empty
 
 
-class ExactQueryValue:
+class ExactQueryValue(serializers.Field):
     """For query parameters: DRF reads an empty value (``?club=``) as "not given", which the
     schema does not say; here it is the value given, and refused like any other bad value."""
-
-    field_name: str
 
     def get_value(self, dictionary: Any) -> Any:
         return dictionary.get(self.field_name, empty)

@@ -108,7 +108,7 @@ class DealBriefSerializer(serializers.ModelSerializer[Deal]):
 
 
 class SessionSerializer(serializers.ModelSerializer[Session]):
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     seats = SeatSerializer(many=True, read_only=True)
     players = serializers.SerializerMethodField()
 
