@@ -69,6 +69,21 @@ PAGES: list[Page] = [
         "action": "entry", "f:type:str": "trick", "f:cards:strs": ["3", "4", "5", "6"], "expected_seq": "1",
         "idempotency_key": "page-1"}, 302),
     record(lambda w: f"/deals/{w['running']}/", lambda w: {"action": "undo", "expected_seq": "1"}, 302),
+    # The club's own administration: everyone in the club reads the list, only admins change it.
+    read(lambda w: "/clubs/vilnius/members/"),
+    Page("GET", lambda w: f"/clubs/vilnius/members/{w['ona']}/manage/", None, (LOGIN, 404, 403, 403, 200)),
+    Page("POST", lambda w: "/clubs/vilnius/members/", lambda w: {"name": "Gintarė", "role": "member"},
+         (LOGIN, 404, 403, 403, 302)),
+    Page("POST", lambda w: f"/clubs/vilnius/members/{w['ona']}/manage/", lambda w: {"name": "Ona", "role": "admin"},
+         (LOGIN, 404, 403, 403, 302)),
+    Page("POST", lambda w: f"/clubs/vilnius/members/{w['ona']}/manage/active/", lambda w: {"active": "1"},
+         (LOGIN, 404, 403, 403, 302)),
+    # Ona already signs in: the admin is told so (409), nobody else gets that far.
+    Page("POST", lambda w: f"/clubs/vilnius/members/{w['ona']}/manage/invitation/", lambda w: {"action": "make"},
+         (LOGIN, 404, 403, 403, 409)),
+    # Opening an invitation needs no sign-in (the invited person has none yet).
+    Page("GET", lambda w: "/invitation/", None, (200, 200, 200, 200, 200)),
+    Page("GET", lambda w: "/invitation/AAAAA-AAAAA/", None, (404, 404, 404, 404, 404)),
 ]
 
 
@@ -146,6 +161,8 @@ def test_every_page_of_the_urlconf_is_in_the_matrix() -> None:
                 names.add(pattern.name)
     covered = {"home", "club", "session-new", "leaderboard", "member", "session", "session-live", "session-audit",
                "session-summary-chart", "deal-new", "deal", "deal-live", "session-close", "deal-preview",
+               "club-members", "club-member", "club-member-active", "club-member-invite", "invitation-code",
+               "invitation",
                "login", "logout", "healthz", "set_language", "schema", "api-docs"}
     pages = {name for name in names if not name.startswith("api-")}
     assert pages - covered == set()
