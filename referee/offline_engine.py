@@ -1,0 +1,138 @@
+"""The rules engine as the tablet gets it: an archive built from the source at set-up, and the
+version the server runs.
+
+``build`` writes, into ``static/offline/`` (git-ignored; ``make setup`` and the Dockerfile
+run ``manage.py build_engine``):
+
+- ``engine-<version>.zip``: ``referee/rules/*.py`` and ``referee/tablet_engine.py`` (what the
+  Web Worker calls), under an empty ``referee/__init__.py`` so that the Django app's own
+  package file never reaches the tablet;
+- ``engine-<version>.json``: the refusals' catalogue per language (the engine's messages
+  as the server's gettext translates them, and each game's words for
+  the fields its messages name);
+- ``engine.json``, the manifest the worker reads first: ``{version, archive, catalogue,
+  files, sha256}`` (``sha256`` of the archive and the catalogue, checked before use).
+
+``<version>`` hashes every input (engine, glue, page modules for the words, compiled ``.mo`` catalogues),
+so a tablet holding an older engine or older messages sees a different version; the server
+computes it from the same files at start (``GET /api/engine/``), needing no built file.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import hashlib
+import io
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.utils import translation
+
+from referee.games import PAGES
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTPUT = ROOT / "static" / "offline"
+#: A fixed time for every archive member, so the same source always builds the same bytes.
+ZIP_TIME = (2020, 1, 1, 0, 0, 0)
+
+
+def engine_files() -> list[Path]:
+    """What runs on the tablet: the engine's modules and the worker's glue."""
+    return sorted((ROOT / "referee" / "rules").glob("*.py")) + [ROOT / "referee" / "tablet_engine.py"]
+
+
+def catalogue_sources() -> list[Path]:
+    """What the refusals' words and translations come from."""
+    return sorted((ROOT / "referee" / "games").glob("*.py")) + _catalogue_files()
+
+
+def _catalogue_files() -> list[Path]:
+    return sorted(path for root in settings.LOCALE_PATHS for path in Path(root).glob("*/LC_MESSAGES/django.mo"))
+
+
+@functools.cache
+def version() -> str:
+    """A hash of every input of the archive and catalogue (path and bytes), 16 hex digits."""
+    digest = hashlib.sha256()
+    for path in engine_files() + catalogue_sources():
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def engine_messages() -> list[str]:
+    """Every singular message of the project's compiled catalogues (the ``.mo`` files that
+    ``make messages`` compiles from the ``.po`` files and the server's gettext reads).
+
+    All of them, not only those whose ``#:`` references point into the engine: some of the
+    engine's templates are marked elsewhere (``referee/card_messages.py`` marks the card
+    refusals), and references lag behind a message that moved until ``makemessages`` runs.
+    Whatever the server's gettext would translate, the tablet translates too.
+    """
+    found: set[str] = set()
+    for path in _catalogue_files():
+        with path.open("rb") as compiled:
+            # The stdlib offers no public list of msgids; it keeps them in ``_catalog``. Plural
+            # forms are keyed (msgid, n) and the header is "": the engine uses neither.
+            messages = gettext.GNUTranslations(compiled)._catalog  # type: ignore[attr-defined]
+            found.update(key for key in messages if isinstance(key, str) and key)
+    return sorted(found)
+
+
+def catalogue() -> dict[str, Any]:
+    """language -> {"messages": {template: translation}, "words": {game: {key: word}}}: what
+    the server's gettext and each page module's ``words()`` give in that language."""
+    templates = engine_messages()
+    built: dict[str, Any] = {}
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            messages = {text: translation.gettext(text) for text in templates}
+            built[language] = {
+                "messages": {text: shown for text, shown in messages.items() if shown != text},
+                "words": {slug: {key: str(word) for key, word in page.words().items()} for slug, page in PAGES.items()},
+            }
+    return built
+
+
+def archive_bytes() -> bytes:
+    """The zip of the engine, the same bytes for the same source."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(zipfile.ZipInfo("referee/__init__.py", ZIP_TIME), "")
+        for source in engine_files():
+            info = zipfile.ZipInfo(str(source.relative_to(ROOT)), ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, source.read_bytes())
+    return buffer.getvalue()
+
+
+def build(output: Path = OUTPUT) -> dict[str, Any]:
+    """Write the archive, the catalogue and the manifest into ``output``; return the manifest.
+
+    Older versions' files are removed: the manifest names the only current ones.
+    """
+    output.mkdir(parents=True, exist_ok=True)
+    current = version()
+    archive = archive_bytes()
+    words = json.dumps(catalogue(), ensure_ascii=False, sort_keys=True).encode()
+    names = {"archive": f"engine-{current}.zip", "catalogue": f"engine-{current}.json"}
+    for old in output.glob("engine-*"):
+        if old.name not in names.values():
+            old.unlink()
+    (output / names["archive"]).write_bytes(archive)
+    (output / names["catalogue"]).write_bytes(words)
+    manifest = {
+        "version": current,
+        **names,
+        "files": ["referee/__init__.py"] + [str(path.relative_to(ROOT)) for path in engine_files()],
+        "sha256": {
+            "archive": hashlib.sha256(archive).hexdigest(),
+            "catalogue": hashlib.sha256(words).hexdigest(),
+        },
+    }
+    (output / "engine.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    return manifest
