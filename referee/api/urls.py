@@ -1,9 +1,10 @@
 from django.urls import path
 
-from . import views
+from . import engine, views
 
 urlpatterns = [
     path("auth/token/", views.TokenView.as_view(), name="api-token"),
+    path("engine/", engine.EngineVersionView.as_view(), name="api-engine"),
     path("clubs/", views.ClubListView.as_view(), name="api-clubs"),
     path("clubs/<slug:slug>/", views.ClubDetailView.as_view(), name="api-club"),
     path("clubs/<slug:slug>/members/", views.MemberListView.as_view(), name="api-members"),
@@ -15,7 +16,7 @@ urlpatterns = [
     path("sessions/<int:pk>/reopen/", views.SessionReopenView.as_view(), name="api-session-reopen"),
     path("sessions/<int:pk>/audit/", views.SessionAuditView.as_view(), name="api-session-audit"),
     path("deals/<int:pk>/", views.DealDetailView.as_view(), name="api-deal"),
-    path("deals/<int:pk>/entries/", views.DealEntriesView.as_view(), name="api-deal-entries"),
+    path("deals/<int:pk>/entries/", engine.versioned(views.DealEntriesView.as_view()), name="api-deal-entries"),
     path("deals/<int:pk>/entries/<int:seq>/", views.EntryCorrectView.as_view(), name="api-entry-correct"),
     path("deals/<int:pk>/undo/", views.DealUndoView.as_view(), name="api-deal-undo"),
 ]
