@@ -8,9 +8,11 @@ updates; see static/js/table.js); without it they post here and the same service
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -24,7 +26,7 @@ from referee.services import refusal_from
 
 from .access import can_record, deal_or_404
 from .conditional import etag, unchanged
-from .deal_screen import deal_context
+from .deal_screen import VIEW_CACHE_SECONDS, deal_context
 from .entry_form import payload_from_form
 
 
@@ -84,10 +86,8 @@ def deal_live(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404(_("Not found."))
     version = poll.version
     if not unchanged(request, version):
-        deal, role = deal_or_404(request.user, pk)
-        context = deal_context(deal, request.user, role)
-        version = context["version"]  # what was rendered, should the deal have changed meanwhile
-        response = render(request, "referee/deal_live.html", context)
+        html, version = _live_fragment(request, pk, poll)
+        response = HttpResponse(html)
     elif request.headers.get("If-None-Match"):
         response = HttpResponse(status=304)
     else:
@@ -97,6 +97,29 @@ def deal_live(request: HttpRequest, pk: int) -> HttpResponse:
     response["X-Running-Deal"] = str(poll.running_deal or "")
     response["Cache-Control"] = "private, no-cache"
     return response
+
+
+#: What only one reader's copy of the screen holds (a form's CSRF token, a new entry's key).
+_PERSONAL = ('name="csrfmiddlewaretoken"', 'name="idempotency_key"')
+
+
+def _live_fragment(request: HttpRequest, pk: int, poll: selectors.Poll) -> tuple[str, str]:
+    """The live part of the screen and its version. Watchers who cannot record share one
+    rendering per version and language: after each entry every phone at the table asks at
+    once, and one render serves them all. A scorer's copy holds a fresh entry key of its own,
+    so it is never shared."""
+    key = f"deal-live:{pk}:{poll.created}:{poll.version}:{poll.role}:{get_language()}"
+    if not can_record(poll.role):
+        shared: str | None = cache.get(key)
+        if shared is not None:
+            return shared, poll.version
+    deal, role = deal_or_404(request.user, pk)
+    context = deal_context(deal, request.user, role)
+    html = render_to_string("referee/deal_live.html", context, request=request)
+    # Only what the poll's version names is shared: the deal may have moved on since the poll read it.
+    if context["version"] == poll.version and role == poll.role and not any(mark in html for mark in _PERSONAL):
+        cache.set(key, html, timeout=VIEW_CACHE_SECONDS)
+    return html, str(context["version"])
 
 
 @login_required

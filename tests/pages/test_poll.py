@@ -201,3 +201,33 @@ def test_the_poll_and_the_screen_agree_on_the_version(start: Any, club_setup: di
     assert poll.role == "member" and poll.running_deal == deal.pk
     session_poll = selectors.session_poll(club_setup["users"]["member"], deal.session_id)
     assert session_poll is not None and session_poll.version == selectors.session_version(deal.session_id)
+
+
+def test_watchers_share_one_rendering_per_version_and_scorers_never(
+    page: Any, start: Any, club_setup: dict, django_assert_num_queries: Any
+) -> None:
+    from django.core.cache import cache
+
+    cache.clear()
+    deal = start("cheat", ["admin", "scorer", "member"])
+    record(deal, club_setup["users"]["scorer"], PLACE)
+    watcher = page(club_setup["users"]["member"])
+    first = watcher.get(_live(deal))
+    second_phone = page(club_setup["users"]["member"])
+    # Sign-in's two queries and the poll's statement: the screen comes from the shared rendering.
+    with django_assert_num_queries(3):
+        shared = second_phone.get(_live(deal))
+    assert shared.status_code == 200 and shared.content == first.content
+    assert shared["ETag"] == first["ETag"]
+    # In another language, another rendering.
+    lithuanian = page(club_setup["users"]["member"], language="lt").get(_live(deal))
+    assert lithuanian.content != first.content
+    # Each scorer's copy carries its own entry key: rendered for each, never shared.
+    scorer = page(club_setup["users"]["scorer"])
+    one, two = scorer.get(_live(deal)).content.decode(), scorer.get(_live(deal)).content.decode()
+    assert 'name="idempotency_key"' in one and one != two
+    assert 'name="idempotency_key"' not in first.content.decode()
+    # A new entry: a new version, rendered anew.
+    record(deal, club_setup["users"]["scorer"], {"type": "place", "player": 1})
+    moved = second_phone.get(_live(deal), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert moved.status_code == 200 and "Jonas placed a card" in moved.content.decode()
