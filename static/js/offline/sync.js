@@ -168,12 +168,15 @@ export function createSync({
         return retryLater();
       }
       const { status, data } = answer;
+      if ((status === 200 || status === 201) && !confirms(record, data)) {
+        // A 200 that does not name this record is not the server's: a café's Wi-Fi sign-in
+        // page answers every request with one. Taking it as sent would lose the record.
+        lastError = "The answer did not come from the server (a Wi-Fi sign-in page?).";
+        return retryLater();
+      }
       if (status === 200 || status === 201) {
         lastError = null;
         if (record.kind === "deal_start") {
-          if (!Number.isInteger(data.id)) {
-            return report(record, "refused", { status, body: data }, "The server's answer to the deal start has no deal id.");
-          }
           await queue.dealAccepted(record.deal, data.id);
         } else if (record.verdict !== undefined && !compare(record.verdict, data.entry ? data.entry.result : undefined)) {
           return report(record, "verdict", { status, entry: data.entry, deal: data.deal, seq: data.deal ? data.deal.seq : null },
@@ -303,6 +306,14 @@ export function createSync({
     get conflict() { return conflict; },
     get retryIn() { return retryIn; },
   };
+}
+
+/** Does a 2xx answer speak of this record? The API answers an entry with the entry, under
+    its idempotency key, and a deal start with the deal's id. */
+function confirms(record, data) {
+  if (!data || typeof data !== "object") return false;
+  if (record.kind === "deal_start") return Number.isInteger(data.id) && data.id > 0;
+  return Boolean(data.entry) && data.entry.idempotency_key === record.key;
 }
 
 function plain(record) {

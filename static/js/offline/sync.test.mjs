@@ -76,6 +76,37 @@ test("the wait doubles up to maxDelay, and a success starts it again from the be
   assert.equal(t.sync.retryIn, 100);
 });
 
+test("a 200 that is not the server's (a Wi-Fi sign-in page) is retried, never taken as stored", async () => {
+  const server = new FakeServer();
+  let portal = 2;
+  const fetch = async (url, options) => {
+    if (portal > 0) {
+      portal -= 1;
+      return { status: 200, json: async () => { throw new SyntaxError("Unexpected token '<'"); } };
+    }
+    return server.fetch(url, options);
+  };
+  const t = await table({ server, fetch });
+  const deal = server.startDeal(1).id;
+  const client = newClientDealId();
+  await t.queue.enqueue(trick(deal, 0, "a"));
+  await t.queue.enqueue({ kind: "deal_start", deal: client, session: 1, key: "start" });
+  await t.sync.start();
+  assert.equal(t.sync.state, "retrying");
+  assert.equal(t.changes.at(-1).error, "The answer did not come from the server (a Wi-Fi sign-in page?).");
+  assert.equal(await t.queue.count(), 2);
+  t.clock.fire();
+  await t.sync.settled();
+  assert.equal(await t.queue.count(), 2);
+  t.clock.fire();
+  await t.sync.settled();
+  assert.equal(t.sync.state, "idle");
+  assert.deepEqual(stored(server, deal), [[1, "a"]]);
+  const started = [...server.deals.values()].find((d) => d.client === client);
+  assert.equal(await t.queue.serverDealId(client), started.id);
+  assert.equal(server.deals.size, 2);
+});
+
 test("offline, nothing is tried; the online event sends at once", async () => {
   const t = await table();
   const deal = t.server.startDeal(1).id;
