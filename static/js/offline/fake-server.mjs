@@ -14,7 +14,7 @@ export class FakeServer {
     this.requests = [];        // every request that reached the server: [method, path, body]
     this.online = true;        // false: fetch fails before reaching the server
     this.loseAnswers = 0;      // this many next answers are lost after the server acted
-    this.failures = [];        // statuses to answer (without acting) before acting again
+    this.failures = [];        // statuses (or [status, body]) to answer, without acting, before acting again
     this.fetch = this.fetch.bind(this);
   }
 
@@ -40,7 +40,10 @@ export class FakeServer {
   async fetch(url, options = {}) {
     const method = options.method || "GET";
     if (!this.online) throw new TypeError("Failed to fetch");
-    if (this.failures.length) return answer(this.failures.shift(), { error: "Server busy.", code: "unavailable" });
+    if (this.failures.length) {
+      const failure = this.failures.shift();
+      return Array.isArray(failure) ? answer(...failure) : answer(failure, { error: "Server busy.", code: "unavailable" });
+    }
     const body = options.body ? JSON.parse(options.body) : null;
     this.requests.push([method, url, body]);
     const [status, data] = this.handle(method, url, body);

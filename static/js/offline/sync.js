@@ -191,8 +191,10 @@ export function createSync({
         lastError = `HTTP ${status}`;
         return retryLater();
       }
-      if (status === 401) {  // signed out: a person must sign in again; kick() resumes
-        lastError = data.error || "HTTP 401";
+      if (status === 401 || status === 403) {
+        // Signed out, an expired CSRF token or a scorer's role taken away: a person must sign
+        // in again (or be given the role); kick() resumes. Not a conflict: nothing to choose.
+        lastError = data.error || `HTTP ${status}`;
         return setState("signed_out");
       }
       const message = data.error || `HTTP ${status}`;

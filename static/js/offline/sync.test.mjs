@@ -417,14 +417,21 @@ test("a refused deal start takes its entries with it when resolved", async () =>
   assert.equal(await t.queue.count(), 0);
 });
 
-test("signed out: the sync waits for a kick instead of retrying", async () => {
+test("signed out or forbidden: the sync waits for a kick instead of retrying, and keeps the entry", async () => {
   const t = await table();
   const deal = t.server.startDeal(1).id;
   await t.queue.enqueue(trick(deal, 0, "a"));
-  t.server.failures = [401];
+  t.server.failures = [
+    [401, { error: "Authentication credentials were not provided.", code: "not_authenticated" }],
+    [403, { error: "CSRF Failed: CSRF token missing.", code: "forbidden" }],
+  ];
   await t.sync.start();
   assert.equal(t.sync.state, "signed_out");
+  assert.equal(t.changes.at(-1).error, "Authentication credentials were not provided.");
   assert.equal(t.clock.pending, 0);
+  await t.sync.kick();
+  assert.equal(t.sync.state, "signed_out");
+  assert.equal(await t.queue.count(), 1);
   await t.sync.kick();
   assert.deepEqual(stored(t.server, deal), [[1, "a"]]);
 });
