@@ -91,9 +91,10 @@ def invitation_for(code: str, *, lock: bool = False) -> Invitation:
     if len(normalised(code)) != CODE_LENGTH:
         raise NotFound(_("This invitation code is not known. Check it, or ask the club's admin for a new one."),
                        code="unknown_invitation")
-    found = Invitation.objects.select_related("member__club", "member__user")
+    found = Invitation.objects.select_related("member__club")
     if lock:
-        found = found.select_for_update()
+        # The invitation row only: the member's user is joined as nullable, which PostgreSQL cannot lock.
+        found = found.select_for_update(of=("self",))
     invitation = found.filter(code_hash=code_hash(code)).first()
     if invitation is None:
         raise NotFound(_("This invitation code is not known. Check it, or ask the club's admin for a new one."),
