@@ -10,8 +10,11 @@ run ``manage.py build_engine``):
 - ``engine-<version>.json``: the refusals' catalogue per language (the engine's messages
   as the server's gettext translates them, and each game's words for
   the fields its messages name);
+- ``pyodide-<its version>/``: what the worker loads of Pyodide, copied from
+  ``node_modules/pyodide`` (``npm ci``: package-lock.json pins it with its integrity hash),
+  so that the project serves it like its other static files, never from a CDN;
 - ``engine.json``, the manifest the worker reads first: ``{version, archive, catalogue,
-  files, sha256}`` (``sha256`` of the archive and the catalogue, checked before use).
+  pyodide, files, sha256}`` (``sha256`` of the archive and the catalogue, checked before use).
 
 ``<version>`` hashes every input (engine, glue, page modules for the words, compiled ``.mo`` catalogues),
 so a tablet holding an older engine or older messages sees a different version; the server
@@ -25,6 +28,7 @@ import gettext
 import hashlib
 import io
 import json
+import shutil
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -35,6 +39,9 @@ from django.utils import translation
 from referee.games import PAGES
 
 ROOT = Path(__file__).resolve().parent.parent
+PYODIDE = ROOT / "node_modules" / "pyodide"
+#: What the browser loads of Pyodide's package to run the standard library (no wheels).
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 OUTPUT = ROOT / "static" / "offline"
 #: A fixed time for every archive member, so the same source always builds the same bytes.
 ZIP_TIME = (2020, 1, 1, 0, 0, 0)
@@ -110,8 +117,35 @@ def archive_bytes() -> bytes:
     return buffer.getvalue()
 
 
-def build(output: Path = OUTPUT) -> dict[str, Any]:
-    """Write the archive, the catalogue and the manifest into ``output``; return the manifest.
+def pyodide_version() -> str | None:
+    """The installed Pyodide's version, or None when ``npm ci`` has not run."""
+    try:
+        return str(json.loads((PYODIDE / "package.json").read_text())["version"])
+    except FileNotFoundError:
+        return None
+
+
+def copy_pyodide(output: Path) -> str | None:
+    """Copy Pyodide's runtime files into ``output/pyodide-<version>/`` (skipping those already
+    there at the same size: 13 MB, mostly the WebAssembly); its folder name, or None without it."""
+    installed = pyodide_version()
+    if installed is None:
+        return None
+    folder = f"pyodide-{installed}"
+    (output / folder).mkdir(parents=True, exist_ok=True)
+    for name in PYODIDE_FILES:
+        source, target = PYODIDE / name, output / folder / name
+        if not target.exists() or target.stat().st_size != source.stat().st_size:
+            shutil.copyfile(source, target)
+    for old in output.glob("pyodide-*"):
+        if old.name != folder:
+            shutil.rmtree(old)
+    return folder
+
+
+def build(output: Path = OUTPUT, *, with_pyodide: bool = True) -> dict[str, Any]:
+    """Write the archive, the catalogue and the manifest into ``output`` (and copy Pyodide, when
+    ``with_pyodide`` and npm installed it); return the manifest.
 
     Older versions' files are removed: the manifest names the only current ones.
     """
@@ -128,6 +162,7 @@ def build(output: Path = OUTPUT) -> dict[str, Any]:
     manifest = {
         "version": current,
         **names,
+        "pyodide": copy_pyodide(output) if with_pyodide else None,
         "files": ["referee/__init__.py"] + [str(path.relative_to(ROOT)) for path in engine_files()],
         "sha256": {
             "archive": hashlib.sha256(archive).hexdigest(),

@@ -16,6 +16,7 @@ club's words for the fields a message names.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -61,7 +62,7 @@ the index of the refused entry.
             for index, entry in enumerate(request["entries"]):
                 at = index  # a refusal says which entry it refused
                 state = game.apply(state, entry)
-            return _applied(game, state)
+            return _applied(game, state, context.get("names"))
         if op == "new_deal":
             state = game.new_deal(
                 players=int(request["players"]), dealer=int(request["dealer"]), options=request.get("options") or {}
@@ -69,7 +70,7 @@ the index of the refused entry.
             return {"snapshot": game.to_dict(state), "view": game.view(state)}
         state = game.from_dict(request["snapshot"])
         if op == "apply":
-            return _applied(game, game.apply(state, request["entry"]))
+            return _applied(game, game.apply(state, request["entry"]), context.get("names"))
         if op == "outcome":
             outcome = game.outcome(state)
             return {"outcome": outcome.view() if outcome else None}
@@ -85,9 +86,40 @@ the index of the refused entry.
     return {"failure": f"unknown op {op!r}"}
 
 
-def _applied(game: Game[Any], state: Any) -> dict[str, Any]:
+def _applied(game: Game[Any], state: Any, names: Any = None) -> dict[str, Any]:
+    """The new snapshot, the engine's view, the outcome, and ``result``: the referee's conclusion
+    as the API answers it for the stored entry (``entry.result``: seats named)."""
     outcome = game.outcome(state)
-    return {"snapshot": game.to_dict(state), "view": game.view(state), "outcome": outcome.view() if outcome else None}
+    view = game.view(state)
+    return {
+        "snapshot": game.to_dict(state),
+        "view": view,
+        "outcome": outcome.view() if outcome else None,
+        "result": with_names(view.get("last"), list(names or [])),
+    }
+
+
+_SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
+
+
+def with_names(value: Any, names: list[str]) -> Any:
+    """``referee.selectors.with_names``, which the tablet cannot import (it is Django's side):
+    the engine writes "seat 2" in its explanations; the table wants "Rūta". A test holds the
+    two to the same answers."""
+    if isinstance(value, dict):
+        return {key: (_name_seats(item, names) if key == "text" and isinstance(item, str) else with_names(item, names))
+                for key, item in value.items()}
+    if isinstance(value, list):
+        return [with_names(item, names) for item in value]
+    return value
+
+
+def _name_seats(text: str, names: list[str]) -> str:
+    def name(match: re.Match[str]) -> str:
+        index = int(match.group(2))
+        return names[index] if 0 <= index < len(names) else match.group(0)
+
+    return _SEAT.sub(name, text)
 
 
 def render(error: IllegalEntry, slug: str, context: Mapping[str, Any]) -> str:

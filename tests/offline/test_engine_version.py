@@ -17,15 +17,15 @@ pytestmark = pytest.mark.django_db
 def test_the_engine_version_is_public_and_matches_what_the_build_writes(client: Any, tmp_path: Path) -> None:
     answer = client.get("/api/engine/")
     assert answer.status_code == 200
-    manifest = offline_engine.build(tmp_path)
+    manifest = offline_engine.build(tmp_path, with_pyodide=False)
     assert answer.json() == {"version": manifest["version"], "manifest": "/static/offline/engine.json"}
     assert answer["X-Engine-Version"] == manifest["version"]
     assert answer["Cache-Control"] == "no-cache"
 
 
 def test_the_build_is_the_same_bytes_for_the_same_source_and_its_manifest_holds_their_hashes(tmp_path: Path) -> None:
-    first = offline_engine.build(tmp_path / "one")
-    second = offline_engine.build(tmp_path / "two")
+    first = offline_engine.build(tmp_path / "one", with_pyodide=False)
+    second = offline_engine.build(tmp_path / "two", with_pyodide=False)
     assert first == second
     for kind in ("archive", "catalogue"):
         data = (tmp_path / "one" / first[kind]).read_bytes()
@@ -37,14 +37,14 @@ def test_the_build_is_the_same_bytes_for_the_same_source_and_its_manifest_holds_
 
 def test_a_new_build_leaves_only_the_current_version(tmp_path: Path) -> None:
     (tmp_path / "engine-0000000000000000.zip").write_bytes(b"old")
-    manifest = offline_engine.build(tmp_path)
+    manifest = offline_engine.build(tmp_path, with_pyodide=False)
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted(
         ["engine.json", manifest["archive"], manifest["catalogue"]]
     )
 
 
 def test_the_catalogue_translates_the_engines_refusals_and_names_each_games_fields(tmp_path: Path) -> None:
-    manifest = offline_engine.build(tmp_path)
+    manifest = offline_engine.build(tmp_path, with_pyodide=False)
     catalogue = json.loads((tmp_path / manifest["catalogue"]).read_text())
     assert set(catalogue) == {"lt", "en"}
     ended = "This deal has ended; nothing more can be recorded in it."

@@ -26,6 +26,7 @@ import pytest
 from django.utils import translation
 
 from referee.rules import GAMES, IllegalEntry
+from referee.selectors import with_names
 from referee.services import refusal_from
 from tests.offline.engine_node import EngineUnderNode, require_node
 from tests.rules.test_fuzz_all_games import random_legal_deal
@@ -41,10 +42,12 @@ def plain(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def applied(game: Any, state: Any) -> dict[str, Any]:
+def applied(game: Any, state: Any, names: list[str]) -> dict[str, Any]:
     outcome = game.outcome(state)
+    view = game.view(state)
     outcome_view = outcome.view() if outcome else None
-    return plain({"snapshot": game.to_dict(state), "view": game.view(state), "outcome": outcome_view})
+    result = with_names(plain(view.get("last")), names)  # what the API answers as the entry's result
+    return plain({"snapshot": game.to_dict(state), "view": view, "outcome": outcome_view, "result": result})
 
 
 def server_answer(request: dict[str, Any]) -> dict[str, Any]:
@@ -58,10 +61,10 @@ def server_answer(request: dict[str, Any]) -> dict[str, Any]:
             for index, entry in enumerate(request.get("entries", [])):
                 at = index
                 state = game.apply(state, entry)
-            return applied(game, state) if request["op"] == "replay" else plain(
+            return applied(game, state, context["names"]) if request["op"] == "replay" else plain(
                 {"snapshot": game.to_dict(state), "view": game.view(state)}
             )
-        return applied(game, game.apply(game.from_dict(request["snapshot"]), request["entry"]))
+        return applied(game, game.apply(game.from_dict(request["snapshot"]), request["entry"]), context["names"])
     except IllegalEntry as error:
         session = SimpleNamespace(game=game.slug, notation=context["notation"])
         with translation.override(context["language"]):

@@ -20,3 +20,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         manifest = offline_engine.build(options["output"])
         self.stdout.write(f"engine {manifest['version']}: {options['output'] / manifest['archive']}")
+        if manifest["pyodide"] is None:
+            # The server referees as always; only the tablet's offline refereeing needs it.
+            self.stderr.write(
+                "build_engine: node_modules/pyodide is missing (run `npm ci`, as `make setup` does): "
+                "the tablet cannot referee offline until it is there."
+            )

@@ -1,0 +1,69 @@
+// The referee on the tablet: a module Web Worker running referee/rules under Pyodide, so that
+// the screen never waits for the network to know who takes a trick or why an entry is refused.
+//
+// It reads the manifest that `manage.py build_engine` writes (engine.json, revalidated on each
+// start so a newer engine is seen), loads Pyodide from the project's own static files (copied
+// from node_modules at set-up: never a CDN), checks the engine archive and the refusals'
+// catalogue against the manifest's sha256, and unpacks them. Then each message
+// {id, op, game, snapshot, entry, context, ...} is answered {id, ...} by
+// referee/tablet_engine.py, exactly as the server would answer: {snapshot, view, outcome},
+// {refusal: {error, code}} or {failure} (the screen then asks the server).
+// {id, op: "ready"} answers {id, version} once the engine is loaded, or {id, failure}.
+
+const manifestURL = new URL(
+  new URL(self.location.href).searchParams.get("manifest") || "/static/offline/engine.json",
+  self.location.href,
+);
+
+const loading = load();
+// Failing to load is an answer too (the screen falls back to the server), never an unhandled
+// rejection in the worker.
+loading.catch(() => {});
+
+async function sha256(buffer) {
+  const digest = await crypto.subtle.digest("SHA-256", buffer);
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+async function checked(name, expected) {
+  const response = await fetch(new URL(name, manifestURL));
+  if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
+  const buffer = await response.arrayBuffer();
+  if ((await sha256(buffer)) !== expected) throw new Error(`${name} does not match its manifest`);
+  return buffer;
+}
+
+async function load() {
+  const response = await fetch(manifestURL, { cache: "no-cache" });
+  if (!response.ok) throw new Error(`engine manifest: HTTP ${response.status}`);
+  const manifest = await response.json();
+  if (!manifest.pyodide) throw new Error("Pyodide is not installed on the server (npm ci, then build_engine)");
+  const indexURL = new URL(`${manifest.pyodide}/`, manifestURL).href;
+  const [{ loadPyodide }, archive, catalogue] = await Promise.all([
+    import(`${indexURL}pyodide.mjs`),
+    checked(manifest.archive, manifest.sha256.archive),
+    checked(manifest.catalogue, manifest.sha256.catalogue),
+  ]);
+  const pyodide = await loadPyodide({ indexURL });
+  pyodide.unpackArchive(archive, "zip", { extractDir: "/engine" });
+  pyodide.globals.set("catalogue_text", new TextDecoder().decode(catalogue));
+  pyodide.runPython(
+    "import json, sys\nsys.path.insert(0, '/engine')\nimport referee.tablet_engine as glue\n" +
+      "glue.load_catalogue(json.loads(catalogue_text))\ndel catalogue_text",
+  );
+  return { glue: pyodide.pyimport("referee.tablet_engine"), version: manifest.version };
+}
+
+self.onmessage = async (event) => {
+  const { id, ...request } = event.data;
+  try {
+    const { glue, version } = await loading;
+    if (request.op === "ready") {
+      self.postMessage({ id, version });
+      return;
+    }
+    self.postMessage({ id, ...JSON.parse(glue.handle(JSON.stringify(request))) });
+  } catch (error) {
+    self.postMessage({ id, failure: String((error && error.message) || error) });
+  }
+};
