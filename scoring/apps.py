@@ -18,4 +18,4 @@ class ScoringConfig(AppConfig):
         referee.session_closed.connect(receivers.session_closed, dispatch_uid="scoring.session_closed")
         referee.session_reopened.connect(receivers.session_reopened, dispatch_uid="scoring.session_reopened")
         background.summary_requested.connect(tasks.summary_requested, dispatch_uid="scoring.summary_requested")
-        background.ratings_stale.connect(rating_tasks.request_recompute, dispatch_uid="scoring.ratings_stale")
+        background.ratings_due.connect(rating_tasks.request_settle, dispatch_uid="scoring.ratings_due")

@@ -24,7 +24,7 @@ from referee.rules import GAMES, competition_ranking
 
 from . import ratings
 from .figures import money_text, unit_of
-from .models import OVERALL, MemberDay, MemberMonth, MemberTotal, Rating, RatingStream
+from .models import OVERALL, MemberDay, MemberMonth, MemberTotal, Rating, RatingEvent, RatingStream
 
 DEFAULT_MIN_DEALS = 10
 PERIODS = ("all", "year", "month", "custom")
@@ -144,18 +144,27 @@ def leaderboard(
         per_member[member].name = t.name
         per_member[member].add(t.deals, t.wins, t.points, t.money)
     key = game or OVERALL
-    # One query for the ratings and whether they are being recomputed (an uncorrelated EXISTS,
-    # evaluated once); only a club without ratings asks the stream itself.
+    # One query for the ratings, whether they are being recomputed and whether deals wait for
+    # their rating step (uncorrelated EXISTS, evaluated once); only a club without ratings
+    # asks the stream itself.
     stale_stream = RatingStream.objects.filter(club=club, game=key, stale=True)
+    waiting = RatingEvent.objects.filter(club=club, game=key)
     rating_rows = {
         r.member_id: r
         for r in Rating.objects.filter(club=club, game=key, member_id__in=list(per_member)).annotate(
-            stream_stale=Exists(stale_stream)
+            stream_stale=Exists(stale_stream), stream_waiting=Exists(waiting)
         )
     }
-    stale = next(iter(rating_rows.values())).stream_stale if rating_rows else stale_stream.exists()
-    if stale:
-        ratings.request_recompute_if_stale(club.pk, [key])
+    if rating_rows:
+        first = next(iter(rating_rows.values()))
+        stale, pending = first.stream_stale, first.stream_stale or first.stream_waiting
+    else:
+        stale, waits = Club.objects.filter(pk=club.pk).annotate(
+            s=Exists(stale_stream), w=Exists(waiting)
+        ).values_list("s", "w").get()
+        pending = stale or waits
+    if pending:
+        ratings.request_settle_if_pending(club.pk, [key])
     unit = GAMES[game].unit if game is not None else None
     rows: list[dict[str, Any]] = []
     for member, t in per_member.items():
@@ -190,6 +199,9 @@ def leaderboard(
         "unit_label": unit_label,
         "currency": club.currency,
         "ratings_stale": stale,
+        # Deals wait for their rating step (after commit), or a recompute: the ratings shown
+        # are those before them.
+        "ratings_pending": pending,
         "ranked": ranked,
         "unranked": unranked,
     }

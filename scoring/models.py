@@ -190,6 +190,10 @@ class RatingUpdate(models.Model):
     stream = models.ForeignKey(RatingStream, on_delete=models.CASCADE, related_name="updates")
     deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="+")
     seq = models.PositiveIntegerField()
+    #: The deal's place in the stream's order, (finished_at, deal): a deal that commits later
+    #: but belongs before the latest rated one cannot be rated step by step. Null in steps
+    #: stored before this was kept (their stream is recomputed the next time it has work).
+    finished_at = models.DateTimeField(null=True, blank=True)
     #: member id (text) -> [mu, sigma, deals] before this deal; null = had no rating yet.
     before = models.JSONField()
 
@@ -198,6 +202,26 @@ class RatingUpdate(models.Model):
             models.UniqueConstraint(fields=["stream", "deal"], name="one_rating_update_per_deal"),
             models.UniqueConstraint(fields=["stream", "seq"], name="rating_seq_unique"),
         ]
+
+
+class RatingEvent(models.Model):
+    """A deal that finished (or was reopened) and waits for its stream's rating step.
+
+    Written in the entry's transaction, without touching the stream (so no table waits for
+    another's rating step); taken, in order, by the worker that rates the stream after commit
+    (``ratings.settle``). While a stream has events, its ratings are being updated.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    #: The stream: a game, or ``all``.
+    game = models.CharField(max_length=10)
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="+")
+    #: When the deal finished (for a reopened deal: when the results it lost had finished).
+    finished_at = models.DateTimeField()
+    reopened = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [models.Index(fields=["club", "game", "id"], name="rating_event_stream")]
 
 
 class SummaryState(models.TextChoices):

@@ -1,40 +1,47 @@
 """Skill ratings: openskill's Plackett-Luce model over every finished deal's placements.
 
-Each club keeps one rating stream per game and one across all games (``all``). A deal that
-finishes is rated at once, in the same transaction, from its placements (ties share a
-rank, which Plackett-Luce handles as a draw between them); the ratings it replaced are
-kept in a ``RatingUpdate`` row, so that undoing the *latest* rated deal of a stream
-restores them exactly.
+Each club keeps one rating stream per game and one across all games (``all``). The order of
+a stream is the order in which its deals finished (``finished_at``, deal id), and a stream's
+ratings are always those of rating its deals one by one in that order: ``recompute`` does
+exactly that from the club's results.
 
-Undoing any other deal (or a correction that replays an older deal) cannot be unwound
-step by step, because later deals were rated from the ratings it produced. The stream is
-then marked ``stale`` and recomputed from the club's results in finishing order
-(``finished_at``, deal id), by a Celery task asked for (``background.ratings_stale``) when
-the transaction commits (in-process when no broker is configured). While a stream is
-stale, new deals are not rated incrementally (the recompute includes them) and the leaderboard says the ratings
-are being recomputed. Only the last ``KEEP_UPDATES`` steps of a stream are kept: undoing a
-deal older than that is handled as above.
+The rating step runs after commit, off the tablet's request path. The entry that finishes
+(or reopens) a deal only queues a ``RatingEvent`` per stream (``queue``): rating in the
+entry's transaction would hold the stream's row lock until commit and make every table of
+the club wait for the others. A worker then takes a stream's events in order under the
+stream's lock (``settle``) and, for each:
 
-The leaderboard ranks by the conservative ordinal ``mu - 3 sigma`` (25 - 3 x 25/3 = 0 for
-a newcomer), which rewards both skill and the evidence for it.
+* a finished deal that comes after the latest rated one is rated step by step from its
+  placements (ties share a rank, which Plackett-Luce handles as a draw between them); the
+  ratings it replaced are kept in a ``RatingUpdate`` row;
+* a reopened deal that was the latest rated one is taken back exactly from that row; one
+  that was never rated (it comes after the latest rated deal) needs nothing.
+
+Anything else (a deal reopened under later ones, a correction of an older deal, a deal
+that committed after a later one was already rated) cannot be done step by step: the
+stream is marked ``stale`` and recomputed at once from the results. Either way the result is
+the ratings of the club's current results in finishing order. Only the last
+``KEEP_UPDATES`` steps of a stream are kept: taking back an older deal recomputes too.
+
+While a stream has events waiting, or is stale, the leaderboard says the ratings are being
+updated (``ratings_pending``). It ranks by the conservative ordinal ``mu - 3 sigma`` (25 - 3 x 25/3 = 0
+for a newcomer), which rewards both skill and the evidence for it.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Max, Q
-from django.utils import timezone
+from django.db.models import Max
 from openskill.models import PlackettLuce
 
-from referee.models import Deal
-
 from . import background
-from .models import OVERALL, DealResult, Rating, RatingStream, RatingUpdate
+from .models import OVERALL, DealResult, Rating, RatingEvent, RatingStream, RatingUpdate
 
 MODEL = PlackettLuce()
 KEEP_UPDATES = 50
@@ -59,90 +66,108 @@ def new_ratings(
     return {m: (team[0].mu, team[0].sigma) for m, team in zip(members, rated)}
 
 
-def _streams(club_id: int, games: tuple[str, ...]) -> dict[str, RatingStream]:
-    """The club's streams for these games, locked (in a fixed order, so two finishing deals
-    of one club never deadlock), created when missing."""
-
-    def locked() -> dict[str, RatingStream]:
-        query = RatingStream.objects.select_for_update().filter(club_id=club_id, game__in=games).order_by("game")
-        return {stream.game: stream for stream in query}
-
-    streams = locked()
-    if len(streams) < len(games):
-        RatingStream.objects.bulk_create(
-            [RatingStream(club_id=club_id, game=g) for g in games if g not in streams], ignore_conflicts=True
-        )
-        streams = locked()
-    return streams
+def queue(*, deal_id: int, club_id: int, game: str, finished_at: datetime, reopened: bool) -> None:
+    """In the entry's transaction: the deal waits for the rating step of its game's stream and
+    of the overall stream, which a worker takes once the transaction commits."""
+    RatingEvent.objects.bulk_create(
+        RatingEvent(club_id=club_id, game=key, deal_id=deal_id, finished_at=finished_at, reopened=reopened)
+        for key in (game, OVERALL)
+    )
+    background.after_commit(background.ratings_due, club_id=club_id, games=[game, OVERALL])
 
 
-def rate_deal(*, deal: Deal, club_id: int, game: str, placements: Mapping[int, int]) -> None:
-    """Rate a finished deal in its game's stream and in the overall stream.
+def request_settle_if_pending(club_id: int, games: Iterable[str]) -> None:
+    """A read found these streams waiting: ask again, at most once a minute (a lost task must
+    not leave them waiting)."""
+    for game in games:
+        if cache.add(f"ratings-settle:{club_id}:{game}", 1, timeout=60):
+            background.after_commit(background.ratings_due, club_id=club_id, games=[game])
 
-    Both streams are handled in the same few statements: this runs inside the transaction of
-    the entry that finished the deal, on the tablet's hot path.
-    """
-    streams = _streams(club_id, (game, OVERALL))
-    # A stale stream skips the step: the pending recompute will include this deal.
-    live = [key for key in (game, OVERALL) if not streams[key].stale]
-    if not live:
-        return
-    rows: dict[str, dict[int, Rating]] = {key: {} for key in live}
-    for row in Rating.objects.select_for_update().filter(
-        club_id=club_id, game__in=live, member_id__in=list(placements)
-    ).order_by("game", "member_id"):
-        rows[row.game][row.member_id] = row
+
+def settle(*, club_id: int, game: str) -> int:
+    """Take the stream's waiting events in order and rate (or take back) their deals; recompute
+    when that cannot be done step by step. Idempotent; returns the events taken."""
+    with transaction.atomic():
+        # The stream's lock orders the workers of one stream; entries never take it.
+        stream = _stream(club_id, game)
+        events = list(RatingEvent.objects.filter(club_id=club_id, game=game).order_by("id"))
+        if not events and not stream.stale:
+            return 0
+        for event in events:
+            if stream.stale or not _step(stream, event):
+                stream.stale = True
+                break
+        if stream.stale:
+            recompute(club_id=club_id, game=game)
+        else:
+            RatingEvent.objects.filter(pk__in=[event.pk for event in events]).delete()
+        return len(events)
+
+
+def _latest(stream: RatingStream) -> RatingUpdate | None:
+    return RatingUpdate.objects.filter(stream=stream, seq=stream.last_seq).first() if stream.last_seq else None
+
+
+def _step(stream: RatingStream, event: RatingEvent) -> bool:
+    """One event, step by step; False when only a recompute can give the exact ratings."""
+    latest = _latest(stream)
+    if stream.last_seq and (latest is None or latest.finished_at is None):
+        return False  # where the stream stands is no longer known
+    after_latest = latest is None or (event.finished_at, event.deal_id) > (latest.finished_at, latest.deal_id)
+    rated = RatingUpdate.objects.filter(stream=stream, deal_id=event.deal_id).first()
+    if event.reopened:
+        if rated is None:
+            return after_latest  # never rated: nothing to take back
+        if latest is None or rated.pk != latest.pk:
+            return False
+        _restore(stream.club_id, stream.game, rated.before)
+        rated.delete()
+        stream.last_seq = RatingUpdate.objects.filter(stream=stream).aggregate(m=Max("seq"))["m"] or 0
+        stream.save(update_fields=["last_seq", "updated_at"])
+        # With no step left to stand on, the next deal could not be placed after the rated ones.
+        return stream.last_seq > 0 or rated.seq == 1
+    results = DealResult.objects.filter(deal_id=event.deal_id)
+    if stream.game != OVERALL:
+        results = results.filter(game=stream.game)
+    rows = list(results.values_list("member_id", "placement", "finished_at"))
+    if not rows:
+        return True  # reopened since: its own event follows
+    if rated is not None:
+        return False
+    finished_at = rows[0][2]
+    if latest is not None and (finished_at, event.deal_id) <= (latest.finished_at, latest.deal_id):
+        return False
+    _rate(stream, event.deal_id, finished_at, {member: placement for member, placement, _at in rows})
+    return True
+
+
+def _rate(stream: RatingStream, deal_id: int, finished_at: datetime, placements: Mapping[int, int]) -> None:
+    """Rate one deal in one stream, keeping the ratings it replaces."""
+    current = {
+        row.member_id: row
+        for row in Rating.objects.filter(club_id=stream.club_id, game=stream.game, member_id__in=list(placements))
+    }
+    before = {str(m): ([current[m].mu, current[m].sigma, current[m].deals] if m in current else None)
+              for m in placements}
     changed: list[Rating] = []
     created: list[Rating] = []
-    steps: list[RatingUpdate] = []
-    now = timezone.now()
-    for key in live:
-        current = rows[key]
-        before = {str(m): ([current[m].mu, current[m].sigma, current[m].deals] if m in current else None)
-                  for m in placements}
-        for member, (mu, sigma) in new_ratings({m: (r.mu, r.sigma) for m, r in current.items()}, placements).items():
-            if member in current:
-                row = current[member]
-                row.mu, row.sigma, row.deals = mu, sigma, row.deals + 1
-                changed.append(row)
-            else:
-                created.append(Rating(club_id=club_id, member_id=member, game=key, mu=mu, sigma=sigma, deals=1))
-        stream = streams[key]
-        stream.last_seq += 1
-        stream.updated_at = now
-        steps.append(RatingUpdate(stream=stream, deal=deal, seq=stream.last_seq, before=before))
+    for member, (mu, sigma) in new_ratings({m: (r.mu, r.sigma) for m, r in current.items()}, placements).items():
+        if member in current:
+            row = current[member]
+            row.mu, row.sigma, row.deals = mu, sigma, row.deals + 1
+            changed.append(row)
+        else:
+            created.append(Rating(club_id=stream.club_id, member_id=member, game=stream.game, mu=mu, sigma=sigma,
+                                  deals=1))
     if changed:
         Rating.objects.bulk_update(changed, ["mu", "sigma", "deals"])
     if created:
         Rating.objects.bulk_create(created)
-    RatingStream.objects.bulk_update([streams[key] for key in live], ["last_seq", "updated_at"])
-    RatingUpdate.objects.bulk_create(steps)
-    old = Q()
-    for key in live:
-        old |= Q(stream=streams[key], seq__lte=streams[key].last_seq - KEEP_UPDATES)
-    RatingUpdate.objects.filter(old).delete()
-
-
-def unrate_deal(*, deal: Deal, club_id: int, game: str) -> None:
-    """Take a reopened deal out of the ratings: exactly if it was the latest, else by a recompute."""
-    for key in (game, OVERALL):
-        stream = _stream(club_id, key)
-        update = RatingUpdate.objects.filter(stream=stream, deal=deal).first()
-        if stream.stale:
-            if update is not None:
-                update.delete()
-            continue
-        if update is not None and update.seq == stream.last_seq:
-            _restore(club_id, key, update.before)
-            update.delete()
-            stream.last_seq = RatingUpdate.objects.filter(stream=stream).aggregate(m=Max("seq"))["m"] or 0
-            stream.save(update_fields=["last_seq", "updated_at"])
-            continue
-        if update is not None:
-            update.delete()
-        stream.stale = True
-        stream.save(update_fields=["stale", "updated_at"])
-        background.after_commit(background.ratings_stale, club_id=club_id, game=key)
+    stream.last_seq += 1
+    stream.save(update_fields=["last_seq", "updated_at"])
+    RatingUpdate.objects.create(stream=stream, deal_id=deal_id, seq=stream.last_seq, before=before,
+                                finished_at=finished_at)
+    RatingUpdate.objects.filter(stream=stream, seq__lte=stream.last_seq - KEEP_UPDATES).delete()
 
 
 def _restore(club_id: int, game: str, before: Mapping[str, Any]) -> None:
@@ -155,27 +180,27 @@ def _restore(club_id: int, game: str, before: Mapping[str, Any]) -> None:
             Rating.objects.filter(club_id=club_id, game=game, member_id=member).update(mu=mu, sigma=sigma, deals=deals)
 
 
-def request_recompute_if_stale(club_id: int, games: Iterable[str]) -> None:
-    """A read found these streams stale: ask again, at most once a minute (a lost task must not leave them stale)."""
-    for game in games:
-        if cache.add(f"ratings-recompute:{club_id}:{game}", 1, timeout=60):
-            background.after_commit(background.ratings_stale, club_id=club_id, game=game)
-
-
 def recompute(*, club_id: int, game: str) -> int:
-    """Rebuild one stream's ratings from the club's results in finishing order; returns deals rated."""
+    """Rebuild one stream's ratings from the club's results in finishing order; returns deals rated.
+
+    Takes the stream's waiting events too: they are read before the results, so every deal
+    they name is rated (or left out) as its results now stand."""
     with transaction.atomic():
         stream = _stream(club_id, game)
+        events = list(RatingEvent.objects.filter(club_id=club_id, game=game).values_list("pk", flat=True))
         results = DealResult.objects.filter(club_id=club_id)
         if game != OVERALL:
             results = results.filter(game=game)
-        rows = results.order_by("finished_at", "deal_id", "seat").values_list("deal_id", "member_id", "placement")
+        rows = results.order_by("finished_at", "deal_id", "seat").values_list(
+            "deal_id", "member_id", "placement", "finished_at"
+        )
         current: dict[int, tuple[float, float]] = {}
         counts: dict[int, int] = {}
         # Only the last steps can be undone exactly; keep just those (a club may have rated millions).
-        updates: deque[tuple[int, dict[str, Any]]] = deque(maxlen=KEEP_UPDATES)
+        updates: deque[tuple[int, datetime, dict[str, Any]]] = deque(maxlen=KEEP_UPDATES)
         rated = 0
         deal_id: int | None = None
+        finished_at: datetime | None = None
         placements: dict[int, int] = {}
 
         def rate() -> None:
@@ -184,15 +209,15 @@ def recompute(*, club_id: int, game: str) -> int:
             current.update(new_ratings(current, placements))
             for m in placements:
                 counts[m] = counts.get(m, 0) + 1
-            assert deal_id is not None
-            updates.append((deal_id, before))
+            assert deal_id is not None and finished_at is not None
+            updates.append((deal_id, finished_at, before))
             rated += 1
 
-        for row_deal, member, placement in rows.iterator(chunk_size=5000):
+        for row_deal, member, placement, row_finished_at in rows.iterator(chunk_size=5000):
             if row_deal != deal_id and placements:
                 rate()
                 placements = {}
-            deal_id = row_deal
+            deal_id, finished_at = row_deal, row_finished_at
             placements[member] = placement
         if placements:
             rate()
@@ -203,9 +228,10 @@ def recompute(*, club_id: int, game: str) -> int:
         )
         RatingUpdate.objects.filter(stream=stream).delete()
         RatingUpdate.objects.bulk_create(
-            RatingUpdate(stream=stream, deal_id=d, seq=seq, before=before)
-            for seq, (d, before) in enumerate(updates, start=rated - len(updates) + 1)
+            RatingUpdate(stream=stream, deal_id=d, seq=seq, before=before, finished_at=at)
+            for seq, (d, at, before) in enumerate(updates, start=rated - len(updates) + 1)
         )
+        RatingEvent.objects.filter(pk__in=events).delete()
         stream.last_seq = rated
         stream.stale = False
         stream.save(update_fields=["last_seq", "stale", "updated_at"])

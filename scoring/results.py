@@ -1,8 +1,10 @@
 """Writing a finished deal's results, the chip ledger and the leaderboard aggregates.
 
 Called by the hooks in ``scoring.services`` inside the referee's transaction, so a deal's
-results, its chip movements, its month's aggregates and its rating step are stored (or
-removed again) together with the entry that finished (or reopened) it.
+results, its chip movements and its day's, month's and all-time aggregates are stored (or
+removed again) together with the entry that finished (or reopened) it: the leaderboard's
+totals are never behind. The rating step is only queued there and runs after commit
+(``scoring.ratings``), so that no table waits for another table's rating step.
 
 Money (decided for a real club table, and the same in the settlement), by each game's
 ``money_rule`` (``Game.money_units``):
@@ -97,7 +99,7 @@ def _bump(
 
 
 def record_deal(*, deal: Deal, state: Any) -> list[DealResult]:
-    """Store a finished deal's results, chip movements, aggregates and rating step."""
+    """Store a finished deal's results, chip movements and aggregates, and queue its rating step."""
     session: Session = deal.session
     rules = GAMES[session.game]
     outcome = rules.outcome(state)
@@ -125,10 +127,8 @@ def record_deal(*, deal: Deal, state: Any) -> list[DealResult]:
         session.club_id, session.game, finished_at,
         ((r.member_id, 1, int(r.won), r.points, r.money) for r in results), sign=1,
     )
-    ratings.rate_deal(
-        deal=deal, club_id=session.club_id, game=session.game,
-        placements={r.member_id: r.placement for r in results},
-    )
+    ratings.queue(deal_id=deal.pk, club_id=session.club_id, game=session.game, finished_at=finished_at,
+                  reopened=False)
     return results
 
 
@@ -144,7 +144,8 @@ def unrecord_deal(*, deal: Deal) -> None:
     )
     ChipMovement.objects.filter(deal=deal).delete()
     DealResult.objects.filter(deal=deal).delete()
-    ratings.unrate_deal(deal=deal, club_id=first.club_id, game=first.game)
+    ratings.queue(deal_id=deal.pk, club_id=first.club_id, game=first.game, finished_at=first.finished_at,
+                  reopened=True)
 
 
 # -- sessions ----------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """What scoring does when the referee finishes or reopens a deal, or closes or reopens a
 session (inside the referee's transaction; ``scoring.receivers`` calls these on its signals).
 
-The writes themselves (results, chip ledger, aggregates, ratings; money rules) live in
-``scoring.results`` and ``scoring.ratings``.
+The writes themselves (results, chip ledger, aggregates; money rules) live in
+``scoring.results``; the ratings, queued there and rated after commit, in ``scoring.ratings``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .summary_services import request_summary
 
 def deal_finished(*, deal: Deal, state: Any) -> None:
     """Write one result row per seat for a deal that just finished (same transaction), with its
-    chip movements (Mičiganas), the month's aggregates and the rating step."""
+    chip movements (Mičiganas) and the aggregates; its rating step is queued for after commit."""
     results.record_deal(deal=deal, state=state)
 
 

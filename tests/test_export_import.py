@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.core.management import call_command
+from django.test import TestCase
 
 from referee import services
 from referee.club_export import import_club
@@ -36,6 +37,12 @@ pytestmark = pytest.mark.django_db
 
 
 def build_history(setup: dict[str, Any]) -> None:
+    # As in production, what the services queue for after commit (the rating steps) runs.
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        _build_history(setup)
+
+
+def _build_history(setup: dict[str, Any]) -> None:
     members, scorer = setup["members"], setup["users"]["scorer"]
     admin = setup["users"]["admin"]
     club = setup["club"]

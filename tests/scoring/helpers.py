@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
+from django.test import TestCase
+
 from referee import services
 from referee.models import Deal, Member, Session
 from scoring.models import AGGREGATES
@@ -27,7 +29,9 @@ def play(setup: dict[str, Any], session: Session, entries: Sequence[dict[str, An
     user = setup["users"]["scorer"]
     deal = services.deal_start(session=session, user=user, dealer=dealer)
     for entry in entries:
-        services.entry_add(deal_id=deal.pk, payload=entry, user=user)
+        # As in production, what the entry queued for after commit (the rating step) runs once it is stored.
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            services.entry_add(deal_id=deal.pk, payload=entry, user=user)
     deal.refresh_from_db()
     return deal
 
@@ -37,7 +41,8 @@ def velnias_end(condition: str, player: int | None, counts: Sequence[int]) -> di
 
 
 def undo(setup: dict[str, Any], deal: Deal) -> Deal:
-    return services.entry_undo(deal_id=deal.pk, user=setup["users"]["scorer"])
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return services.entry_undo(deal_id=deal.pk, user=setup["users"]["scorer"])
 
 
 def close(setup: dict[str, Any], session: Session) -> Session:

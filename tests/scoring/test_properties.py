@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from referee import services as referee
 from referee.models import Session
 from referee.rules import GAMES
-from scoring import selectors
-from scoring.models import ChipMovement, Rating
+from scoring import ratings, selectors
+from scoring.models import ChipMovement, Rating, RatingEvent
 from tests.scoring.helpers import aggregates, close, reopen, start, undo
 
 pytestmark = pytest.mark.django_db
@@ -64,6 +64,9 @@ def michigan_entries(data: st.DataObject, players: int, hand_sizes: list[int]) -
 
 
 def snapshot(session: Session) -> dict[str, Any]:
+    # The ratings once the worker has taken every deal waiting for its rating step (after commit).
+    for club, stream in RatingEvent.objects.values_list("club_id", "game").distinct():
+        ratings.settle(club_id=club, game=stream)
     session = Session.objects.get(pk=session.pk)
     ledger = selectors.ledger(session)
     return {
