@@ -8,7 +8,9 @@
 // {id, op, game, snapshot, entry, context, ...} is answered {id, ...} by
 // referee/tablet_engine.py, exactly as the server would answer: {snapshot, view, outcome},
 // {refusal: {error, code}} or {failure} (the screen then asks the server).
-// {id, op: "ready"} answers {id, version} once the engine is loaded, or {id, failure}.
+// {id, op: "ready"} answers {id, version, timings} once the engine is loaded (timings: the
+// milliseconds since the worker started at which the manifest, the downloads, Pyodide and the
+// engine were ready), or {id, failure}.
 
 const manifestURL = new URL(
   new URL(self.location.href).searchParams.get("manifest") || "/static/offline/engine.json",
@@ -34,9 +36,11 @@ async function checked(name, expected) {
 }
 
 async function load() {
+  const timings = {};
   const response = await fetch(manifestURL, { cache: "no-cache" });
   if (!response.ok) throw new Error(`engine manifest: HTTP ${response.status}`);
   const manifest = await response.json();
+  timings.manifest = performance.now();
   if (!manifest.pyodide) throw new Error("Pyodide is not installed on the server (npm ci, then build_engine)");
   const indexURL = new URL(`${manifest.pyodide}/`, manifestURL).href;
   const [{ loadPyodide }, archive, catalogue] = await Promise.all([
@@ -44,22 +48,26 @@ async function load() {
     checked(manifest.archive, manifest.sha256.archive),
     checked(manifest.catalogue, manifest.sha256.catalogue),
   ]);
+  timings.downloaded = performance.now();
   const pyodide = await loadPyodide({ indexURL });
+  timings.pyodide = performance.now();
   pyodide.unpackArchive(archive, "zip", { extractDir: "/engine" });
   pyodide.globals.set("catalogue_text", new TextDecoder().decode(catalogue));
   pyodide.runPython(
     "import json, sys\nsys.path.insert(0, '/engine')\nimport referee.tablet_engine as glue\n" +
       "glue.load_catalogue(json.loads(catalogue_text))\ndel catalogue_text",
   );
-  return { glue: pyodide.pyimport("referee.tablet_engine"), version: manifest.version };
+  const glue = pyodide.pyimport("referee.tablet_engine");
+  timings.engine = performance.now();
+  return { glue, version: manifest.version, timings };
 }
 
 self.onmessage = async (event) => {
   const { id, ...request } = event.data;
   try {
-    const { glue, version } = await loading;
+    const { glue, version, timings } = await loading;
     if (request.op === "ready") {
-      self.postMessage({ id, version });
+      self.postMessage({ id, version, timings });
       return;
     }
     self.postMessage({ id, ...JSON.parse(glue.handle(JSON.stringify(request))) });

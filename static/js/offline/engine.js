@@ -59,10 +59,13 @@ export function createEngine({ workerURL = WORKER, manifestURL = MANIFEST, conte
     ready() {
       readiness ??= ask({ op: "ready" }).then((answer) => {
         if (answer.failure) throw new Error(answer.failure);
+        this.timings = answer.timings;
         return answer.version;
       });
       return readiness;
     },
+    /** Once ready: when (ms after the worker started) each loading step was done. */
+    timings: null,
     apply: (snapshot, entry) => ask({ op: "apply", game: snapshot.game, snapshot, entry }),
     newDeal: ({ game, players, dealer, options = {} }) => ask({ op: "new_deal", game, players, dealer, options }),
     replay: ({ game, players, dealer, options = {}, entries }) =>

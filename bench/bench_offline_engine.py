@@ -1,0 +1,200 @@
+"""The referee on the tablet in headless Chromium (issue 13): the engine's cold and warm load time
+(aim: under 3 s cold, under 1 s from cache) and the median time from a message to the verdict
+(aim: under 20 ms).
+
+Run: ``.venv/bin/python bench/bench_offline_engine.py`` (needs ``make setup``: node_modules
+with Pyodide, and Debian's chromium, or ``CHROMIUM_PATH``). It builds the engine as ``make
+setup`` does, serves ``static/`` over loopback from a small threaded server (versioned
+files, ``engine-<version>.*`` and ``pyodide-<version>/``, as cacheable for a year, as a
+service worker or hashed static names would keep them; the manifest revalidated), and in a
+fresh Chromium profile times ``createEngine().ready()`` through ``static/js/offline/engine.js``:
+
+* cold: an empty cache, everything downloaded (about 13 MB, mostly Pyodide's WebAssembly)
+  and compiled;
+* warm: the page opened again in the same profile, everything from the browser's cache
+  (and V8's cache of the compiled WebAssembly);
+* each with the CPU time the browser's processes spent on it (from /proc): on a busy shared
+  machine the wall time measures the queue for the cores as much as the work;
+* verdicts: the seed Rūkas trick "3 9 9 V 4" applied ``--verdicts`` times to a 5-player
+  snapshot, timed in the page from ``engine.apply`` to the answer (the worker round trip).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")
+os.environ.setdefault("ALLOW_INSECURE_KEY", "1")
+
+import django  # noqa: E402
+
+django.setup()
+
+from referee import offline_engine  # noqa: E402
+from referee.rules import GAMES  # noqa: E402
+
+HARNESS = b"<!doctype html><html lang='en'><meta charset='utf-8'><title>engine bench</title><body></body></html>"
+
+LOAD = """async () => {
+  const started = performance.now();
+  const { createEngine } = await import("/static/js/offline/engine.js");
+  window.engine = createEngine({ context: { names: ["Ona", "Jonas", "Rūta", "Petras", "Asta"], language: "lt",
+                                            notation: "lt" } });
+  const version = await window.engine.ready();
+  return { ms: performance.now() - started, version, timings: window.engine.timings };
+}"""
+
+VERDICTS = """async ({ snapshot, entry, times }) => {
+  const spent = [];
+  let answer = null;
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    answer = await window.engine.apply(snapshot, entry);
+    spent.push(performance.now() - started);
+  }
+  return { spent, taker: answer.view.last.taker };
+}"""
+
+
+def browser_cpu_seconds(profile: str) -> float:
+    """CPU time (user + system) used so far by the Chromium started on ``profile`` and every
+    process under it (the worker runs in a renderer): a figure the other loads on a shared
+    machine do not inflate the way they inflate wall time."""
+    parents: dict[int, int] = {}
+    spent: dict[int, float] = {}
+    roots: list[int] = []
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        pid = int(entry.name)
+        parents[pid] = int(fields[1])
+        spent[pid] = (int(fields[11]) + int(fields[12])) / tick
+        if profile.encode() in command and b"--type=" not in command:
+            roots.append(pid)
+    family = set(roots)
+    grew = True
+    while grew:
+        grew = False
+        for pid, parent in parents.items():
+            if parent in family and pid not in family:
+                family.add(pid)
+                grew = True
+    return sum(spent[pid] for pid in family)
+
+
+class Static(SimpleHTTPRequestHandler):
+    """``/`` is an empty page; ``/static/...`` is the project's static folder."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        if self.path in ("/", "/index.html"):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(HARNESS)))
+            self.end_headers()
+            self.wfile.write(HARNESS)
+            return
+        super().do_GET()
+
+    def translate_path(self, path: str) -> str:
+        path = path.split("?", 1)[0]
+        if not path.startswith("/static/"):
+            return str(ROOT / "missing")
+        return super().translate_path(path[len("/static"):])
+
+    def end_headers(self) -> None:
+        versioned = "/offline/engine-" in self.path or "/offline/pyodide-" in self.path
+        self.send_header("Cache-Control", "public, max-age=31536000, immutable" if versioned else "no-cache")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        pass
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--warm", type=int, default=3, help="warm loads to time")
+    parser.add_argument("--verdicts", type=int, default=200, help="verdicts to time")
+    args = parser.parse_args()
+
+    chromium = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium")
+    if not chromium or not (offline_engine.PYODIDE / "pyodide.mjs").is_file():
+        print("needs Debian's chromium (or CHROMIUM_PATH) and node_modules/pyodide (make setup)")
+        return 1
+    manifest = offline_engine.build()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Static, directory=str(ROOT / "static")))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+
+    rukas = GAMES["rukas"]
+    snapshot = rukas.to_dict(rukas.new_deal(players=5, dealer=4, options={"notation": "lt"}))
+    entry = {"type": "trick", "cards": ["3", "9", "9", "V", "4"]}
+
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as profile, sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=chromium, headless=True, args=["--no-sandbox", "--disable-gpu"],
+        )
+        page = context.new_page()
+        page.goto(url)
+        before = browser_cpu_seconds(profile)
+        cold = page.evaluate(LOAD)
+        cold_cpu = browser_cpu_seconds(profile) - before
+        assert cold["version"] == manifest["version"], cold
+        timed = page.evaluate(VERDICTS, {"snapshot": snapshot, "entry": entry, "times": args.verdicts})
+        assert timed["taker"] == 3
+        warm: list[float] = []
+        steps: list[dict[str, float]] = []
+        warm_cpu: list[float] = []
+        for _ in range(args.warm):
+            page.close()
+            page = context.new_page()
+            page.goto(url)
+            before = browser_cpu_seconds(profile)
+            loaded = page.evaluate(LOAD)
+            warm_cpu.append(browser_cpu_seconds(profile) - before)
+            warm.append(loaded["ms"])
+            steps.append(loaded["timings"])
+        context.close()
+    server.shutdown()
+
+    spent = sorted(timed["spent"])
+
+    def breakdown(timings: dict[str, float]) -> str:
+        names = {"manifest": "manifest", "downloaded": "downloads", "pyodide": "Pyodide started", "engine": "engine"}
+        return ", ".join(f"{label} at {timings[key] / 1000:.2f} s" for key, label in names.items())
+
+    print(f"engine {manifest['version']} (Pyodide {manifest['pyodide']}), headless Chromium, loopback, "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"cold load (empty cache): {cold['ms'] / 1000:.2f} s   (aim: under 3 s); "
+          f"Chromium's CPU time for it: {cold_cpu:.2f} s")
+    print(f"warm load (from cache), median of {len(warm)}: {statistics.median(warm) / 1000:.2f} s "
+          f"(each: {', '.join(f'{ms / 1000:.2f}' for ms in warm)})   (aim: under 1 s); "
+          f"Chromium's CPU time, median: {statistics.median(warm_cpu):.2f} s")
+    print(f"  cold, in the worker: {breakdown(cold['timings'])}")
+    print(f"  warm, in the worker: {breakdown(steps[len(steps) // 2])}")
+    print(f"message to verdict, seed Rūkas trick, {len(spent)} times: median {statistics.median(spent):.2f} ms, "
+          f"95th percentile {spent[int(len(spent) * 0.95) - 1]:.2f} ms   (aim: under 20 ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
