@@ -8,10 +8,10 @@ the new snapshot and, when the deal finished, its results, all in one transactio
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from django.db import transaction
 from django.utils import timezone
@@ -36,6 +36,9 @@ from .models import (
     SessionStatus,
 )
 from .permissions import check_role, require_role
+
+#: What a correction's preview reads back (the pages choose).
+T = TypeVar("T")
 
 
 def refusal_from(error: IllegalEntry, session: Session, names: Sequence[str] | None = None) -> Refusal:
@@ -390,6 +393,28 @@ def entry_correct(*, deal_id: int, seq: int, payload: Mapping[str, Any], user: A
         for later_deal, later_state in replayed_later:
             _store_replayed(later_deal, later_state)
         return deal
+
+
+class _PreviewDone(Exception):
+    """Raised to roll a correction's preview back once it has been read."""
+
+
+def entry_correct_preview(
+    *, deal_id: int, seq: int, payload: Mapping[str, Any], user: Any, read: Callable[[Deal], T],
+) -> T:
+    """What correcting entry ``seq`` would change, stored nowhere: :func:`entry_correct` itself
+    runs (same checks, same replay of this deal and the later ones, same results written) in a
+    transaction that is rolled back after ``read`` has read the corrected picture. Refused
+    exactly as the correction would be. The saved correction therefore equals its preview."""
+    seen: list[T] = []
+    try:
+        with transaction.atomic():
+            deal = entry_correct(deal_id=deal_id, seq=seq, payload=payload, user=user)
+            seen.append(read(deal))
+            raise _PreviewDone
+    except _PreviewDone:
+        pass
+    return seen[0]
 
 
 def _replay_later_deals(session: Session, rules: Any, state: Any, later: list[Deal]) -> list[tuple[Deal, Any]]:

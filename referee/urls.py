@@ -5,7 +5,7 @@ from django.urls import path
 
 from . import audit_views
 from .login import RateLimitedLoginView
-from .pages import club, deal_start, invitation, members, recording, session, session_start
+from .pages import club, corrections, deal_start, invitation, members, recording, session, session_start
 
 urlpatterns = [
     path("login/", RateLimitedLoginView.as_view(redirect_authenticated_user=True), name="login"),
@@ -25,7 +25,9 @@ urlpatterns = [
     path("sessions/<int:pk>/audit/", audit_views.audit_page, name="session-audit"),
     path("sessions/<int:pk>/deals/new/", deal_start.deal_new, name="deal-new"),
     path("sessions/<int:pk>/close/", session.session_close, name="session-close"),
+    path("sessions/<int:pk>/reopen/", session.session_reopen, name="session-reopen"),
     path("deals/<int:pk>/", recording.deal_page, name="deal"),
     path("deals/<int:pk>/live/", recording.deal_live, name="deal-live"),
     path("deals/<int:pk>/preview/", recording.deal_preview, name="deal-preview"),
+    path("deals/<int:pk>/entries/<int:seq>/correct/", corrections.entry_correct_page, name="entry-correct"),
 ]

@@ -64,7 +64,8 @@ PAGES: list[Page] = [
         "game": "velnias", "notation": "en", "stake": "0", "coin": "",
         **{f"play_{pk}": "on" for pk in (w["ona"], w["jonas"], w["petras"])}}, 302),
     record(lambda w: f"/sessions/{w['idle']}/deals/new/", lambda w: {"dealer": "0"}, 302),
-    record(lambda w: f"/sessions/{w['idle']}/close/", lambda w: {}, 302),
+    record(lambda w: f"/sessions/{w['idle']}/close/", lambda w: {"confirm": "yes"}, 302),
+    record(lambda w: f"/sessions/{w['velnias']}/reopen/", lambda w: {}, 302),
     record(lambda w: f"/deals/{w['running']}/", lambda w: {
         "action": "entry", "f:type:str": "trick", "f:cards:strs": ["3", "4", "5", "6"], "expected_seq": "1",
         "idempotency_key": "page-1"}, 302),
@@ -160,7 +161,8 @@ def test_every_page_of_the_urlconf_is_in_the_matrix() -> None:
             if getattr(pattern, "name", None):
                 names.add(pattern.name)
     covered = {"home", "club", "session-new", "leaderboard", "member", "session", "session-live", "session-audit",
-               "session-summary-chart", "deal-new", "deal", "deal-live", "session-close", "deal-preview",
+               "session-summary-chart", "deal-new", "deal", "deal-live", "session-close", "session-reopen",
+               "deal-preview",
                "club-members", "club-member", "club-member-active", "club-member-invite", "invitation-code",
                "invitation",
                "login", "logout", "healthz", "set_language", "schema", "api-docs"}

@@ -64,6 +64,8 @@ class GamePages:
     #: The summary's shared highlights that mean something for this game.
     best_deal_highlight: ClassVar[bool] = False
     streak_highlight: ClassVar[bool] = True
+    #: Entry fields that take one of a few values (the correction screen offers them in words).
+    field_choices: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
     @property
     def rules(self) -> Game[Any]:

@@ -49,6 +49,7 @@ class VelniasPages(GamePages):
     slug = "velnias"
     fact_query = FactQuery("entries", ("payload__condition", "payload__player"), _endings, {"payload__type": "end"})
     best_deal_highlight = True
+    field_choices = {"condition": ("empty_hand", "last_card", "blocked")}
 
     def money_rule_text(self) -> str:
         return _("Points x the stake: Velnias points are already who pays whom.")

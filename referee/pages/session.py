@@ -63,7 +63,7 @@ def session_context(session: Session, role: str) -> dict[str, Any]:
         "session": session, "club": session.club, "names": names, "game_name": PAGES[session.game].name,
         "standings": standing, "ledger": ledger, "settlement": settlement, "running": running,
         "deals_count": deals_count, "can_record": can_record(role) and is_open, "role": role,
-        "is_open": is_open,
+        "is_open": is_open, "can_reopen": can_record(role) and not is_open,
         "ledger_nets": [{"name": row["name"], "value": row[unit_key], "money": row["money"]} for row in ledger["nets"]],
         "zero_sum": check,
         # Stakes per chip, chips left on prize cards: what the game counts in (Mičiganas).
@@ -121,11 +121,34 @@ def session_live(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
 def session_close(request: HttpRequest, pk: int) -> HttpResponse:
+    """Closing asks first: the settlement that becomes final and what closing does, then a
+    confirming POST (``confirm=yes``) closes. A POST without it only asks again."""
+    session = session_or_404(request.user, pk)
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
+        try:
+            services.session_close(session=session, user=request.user)
+        except (Refusal, NotFound) as error:
+            return session_page_response(request, session, error=error.message, status=error.status)
+        return redirect(reverse("session", args=[session.pk]))
+    role = club_role(request.user, session.club) or Role.MEMBER
+    if not can_record(role):
+        return session_page_response(
+            request, session, error=_("Only the club's scorers and admins can close a session."), status=403,
+        )
+    context = session_context(session, role)
+    if not context["is_open"]:
+        return redirect(reverse("session", args=[session.pk]))
+    return render(request, "referee/session_close.html", context)
+
+
+@login_required
+@require_POST
+def session_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    """A closed session opened again from its page, by whoever may (the service checks)."""
     session = session_or_404(request.user, pk)
     try:
-        services.session_close(session=session, user=request.user)
+        services.session_reopen(session=session, user=request.user)
     except (Refusal, NotFound) as error:
         return session_page_response(request, session, error=error.message, status=error.status)
     return redirect(reverse("session", args=[session.pk]))

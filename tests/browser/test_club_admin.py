@@ -129,3 +129,17 @@ def test_the_code_typed_by_hand_opens_the_invitation(open_page: Any, club_setup:
     newcomer.get_by_role("button", name="Open the invitation").click()
     newcomer.get_by_role("heading", name="Join Vilniaus klubas").wait_for()
     assert "You are invited as Tomas." in newcomer.locator("main").inner_text()
+
+
+def test_the_members_pages_in_lithuanian_fit_a_phone(open_page: Any, club_setup: dict[str, Any]) -> None:
+    page = open_page(club_setup["users"]["admin"], language="lt", size=PHONE)
+    page.goto("/clubs/vilnius/members/")
+    page.get_by_role("heading", name="Nariai", exact=True).wait_for()
+    no_overflow(page, PHONE)
+    shoot(page, "club-members-lt")
+    page.goto(f"/clubs/vilnius/members/{club_setup['members']['Marius'].pk}/manage/")
+    page.get_by_role("button", name="Sukurti kvietimą").click()
+    page.locator("[data-invitation-code]").wait_for()
+    no_overflow(page, PHONE)
+    shoot(page, "club-member-invitation-lt")
+    check_a11y(page)

@@ -62,7 +62,8 @@ def test_a_prize_and_a_payout(open_page: Any, club_setup: dict[str, Any]) -> Non
     assert check.inner_text() == "Zero-sum check: players -15 + prize cards 15 = 0 ✓"
     shoot(page, "michigan-4-session")
     check_a11y(page)
-    page.get_by_role("button", name="Close the session and settle up").click()
+    page.get_by_role("link", name="Close the session and settle up").click()
+    page.get_by_role("button", name="Yes, close the session").click()
     page.get_by_text("The summary is ready.").or_(page.locator(".summary-body")).first.wait_for()
     assert page.locator(".summary-body h3").first.inner_text() == "Standings"
     shoot(page, "michigan-5-closed-with-summary")

@@ -126,15 +126,28 @@ def test_a_phone_on_the_session_page_polls_for_changes(page: Any, start: Any, cl
 def test_closing_the_session_from_the_page(page: Any, start: Any, club_setup: dict) -> None:
     deal = start("velnias", ["admin", "scorer", "member", "Petras"])
     client = page(club_setup["users"]["scorer"])
-    refused = client.post(f"/sessions/{deal.session_id}/close/")
+    # Closing asks first: the page shows what becomes final; only the confirming POST closes.
+    asked = client.get(f"/sessions/{deal.session_id}/close/")
+    assert asked.status_code == 200 and "Yes, close the session" in asked.content.decode()
+    assert client.post(f"/sessions/{deal.session_id}/close/").status_code == 200
+    assert Session.objects.get(pk=deal.session_id).status == "open"
+    refused = client.post(f"/sessions/{deal.session_id}/close/", {"confirm": "yes"})
     assert refused.status_code == 400
     assert ("Deal 1 is still running: finish it, or undo its entries and discard it, before closing."
             in refused.content.decode())
     record(deal, club_setup["users"]["scorer"], SEED_END)
-    assert client.post(f"/sessions/{deal.session_id}/close/")["Location"] == f"/sessions/{deal.session_id}/"
+    closed = client.post(f"/sessions/{deal.session_id}/close/", {"confirm": "yes"})
+    assert closed["Location"] == f"/sessions/{deal.session_id}/"
     assert Session.objects.get(pk=deal.session_id).status == "closed"
     html = client.get(f"/sessions/{deal.session_id}/").content.decode()
     assert "closed" in html and "Summary" in html
+    # Reopened from its page by a scorer; a member sees no such button and is refused.
+    assert "Reopen the session" in html
+    member = page(club_setup["users"]["member"])
+    assert "Reopen the session" not in member.get(f"/sessions/{deal.session_id}/").content.decode()
+    assert member.post(f"/sessions/{deal.session_id}/reopen/").status_code == 403
+    assert client.post(f"/sessions/{deal.session_id}/reopen/")["Location"] == f"/sessions/{deal.session_id}/"
+    assert Session.objects.get(pk=deal.session_id).status == "open"
 
 
 def test_the_leaderboard_is_public_only_when_the_club_says_so(page: Any, start: Any, club_setup: dict) -> None:
