@@ -36,6 +36,8 @@ MEMBERS = 120
 DEALS_PER_SESSION = 25
 SEATS = 4
 GAMES = ["elgeta", "velnias", "rukas", "michigan", "cheat"]
+#: Issue 15: the leaderboard's median over 1,000,000 results, for every period (issue 4 asked 50 ms).
+TARGET_MS = 10.0
 
 
 def server_url() -> str:
@@ -248,6 +250,13 @@ def run(args: argparse.Namespace) -> int:
         ("velnias, all time", "game=velnias", base + " AND game = %s GROUP BY member_id", [club.pk, "velnias"]),
         ("velnias, this year", "game=velnias&period=year",
          base + " AND game = %s AND finished_at >= %s GROUP BY member_id", [club.pk, "velnias", start_of(year_start)]),
+        ("all games, this year", "period=year",
+         base + " AND finished_at >= %s GROUP BY member_id", [club.pk, start_of(year_start)]),
+        ("all games, this month", "period=month",
+         base + " AND finished_at >= %s GROUP BY member_id", [club.pk, start_of(today.replace(day=1))]),
+        ("velnias, this month", "game=velnias&period=month",
+         base + " AND game = %s AND finished_at >= %s GROUP BY member_id",
+         [club.pk, "velnias", start_of(today.replace(day=1))]),
         (f"all games, {custom[0]}..{custom[1]}",
          f"period=custom&start={custom[0].isoformat()}&end={custom[1].isoformat()}",
          base + " AND finished_at >= %s AND finished_at < %s GROUP BY member_id",
@@ -287,11 +296,12 @@ def run(args: argparse.Namespace) -> int:
         e_med, e_p99 = statistics.median(endpoint), percentile(endpoint, 0.99)
         r_med, r_p99 = statistics.median(raw_times), percentile(raw_times, 0.99)
         print(f"{label:44} {e_med:13.1f} ms {e_p99:6.1f} ms {r_med:12.1f} ms {r_p99:6.1f} ms {len(rows):5}")
-        if e_med >= 50 or e_med > r_med:
+        if e_med >= TARGET_MS or e_med > r_med:
             failures += 1
     print()
-    print("target: endpoint median under 50 ms and no slower than the raw aggregate:",
-          "met" if not failures else f"MISSED for {failures} quer{'y' if failures == 1 else 'ies'}")
+    print(f"target (issue 15): endpoint median under {TARGET_MS:.0f} ms for every period and no slower than the raw "
+          "aggregate:", "met" if not failures else f"MISSED for {failures} quer{'y' if failures == 1 else 'ies'}",
+          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs, shared)")
     return 0 if not failures else 2
 
 
