@@ -13,7 +13,8 @@ authentication, one INSERT), and each series reports requests per second, p50/p9
 ratio to the bare insert's rate; the figures are the medians of ``--rounds`` rounds. As
 deployed: gunicorn ``-w 2`` on PostgreSQL with a Celery worker (``--concurrency 2``) and
 Redis (``BENCH_BROKER_URL``, default db 12) beside it, all on this machine. After the last
-round it waits for the worker to settle the ratings and prints how long that took. The load
+round it waits for the worker to settle the ratings and prints how long that took, then times
+how long one deal's ratings take to settle on the idle worker (issue: within a second). The load
 average (``uptime``) is printed before and after, because the machine is shared.
 
 Usage: ``python bench/bench_tables.py [--seconds 6] [--rounds 3] [--tables 16]``.
@@ -214,12 +215,34 @@ def ratings_settled() -> bool:
     return not queue.objects.exists()
 
 
+def settle_on_an_idle_worker(port: int, token: str, table: TableStep, deals: int) -> list[float]:
+    """One table alone finishes ``deals`` deals, a second apart; for each, the time from the
+    finishing entry's answer until no deal waits for its rating step."""
+    times: list[float] = []
+    for _ in range(deals):
+        time.sleep(1.0)
+        while True:
+            path, body, expect = table()
+            status, content = request(port, "POST", path, body, token)
+            answered = time.perf_counter()
+            if status != expect:
+                raise RuntimeError(f"{path}: {status} {content[:300]!r}")
+            table.answered(content)
+            if table.table.deal is None:
+                break
+        while not ratings_settled() and time.perf_counter() - answered < 10:
+            time.sleep(0.005)
+        times.append(time.perf_counter() - answered)
+    return times
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=6.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--tables", type=int, default=16)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--idle-deals", type=int, default=5, help="deals timed on the idle worker")
     args = parser.parse_args()
 
     os.environ["CELERY_BROKER_URL"] = BROKER
@@ -256,6 +279,7 @@ def main() -> int:
         while not ratings_settled() and time.perf_counter() - began < 60:
             time.sleep(0.05)
         settle = time.perf_counter() - began
+        idle = settle_on_an_idle_worker(port, token, steps["velnias tables"][0], args.idle_deals)
     finally:
         bench_api.stop_gunicorn(server)
         os.killpg(worker.pid, 15)
@@ -274,6 +298,9 @@ def main() -> int:
         each = " ".join(f"{r.rate:.0f}" for r in series_rounds)
         print(f"{series:<16} {rate:8.0f} {rate / bare:6.2f}x {p50:7.1f} {p99:7.1f}   {each}")
     print(f"ratings settled {settle:.2f} s after the last round")
+    if idle:
+        print(f"on the idle worker, a Velnias deal's ratings settled {statistics.median(idle) * 1000:.0f} ms"
+              f" (median; max {max(idle) * 1000:.0f} ms of {len(idle)}) after its finishing entry was answered")
     print("uptime after:", uptime())
     bench_api.drop_database()
     return 0

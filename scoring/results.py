@@ -69,30 +69,54 @@ def _bump(
         return
     local = timezone.localtime(moment)
     buckets = {"month": date(local.year, local.month, 1), "day": date(local.year, local.month, local.day)}
+    statements: list[tuple[str, list[Any]]] = []
+    for model, bucket in AGGREGATES:
+        # One upsert per table; the increment happens in the database, so two tables finishing
+        # deals at the same moment cannot lose each other's counts.
+        table = model._meta.db_table
+        keys = ["club_id", "game", *([bucket] if bucket else []), "member_id"]
+        columns = [*keys, "deals", "wins", "points", "money"]
+        values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))
+        params: list[Any] = []
+        for member, deals, wins, points, money in rows:
+            params += [club_id, game, *([buckets[bucket]] if bucket else []), member, deals, wins, points, money]
+        statements.append((
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES {values} "  # noqa: S608 - names from models
+            f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET "
+            + ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in ("deals", "wins", "points", "money")),
+            params,
+        ))
     with connection.cursor() as cursor:
+        if connection.vendor in ONE_STATEMENT_VENDORS:
+            cursor.execute(*_one_statement(statements))
+        else:
+            for sql, params in statements:
+                cursor.execute(sql, params)
+    if sign < 0:
+        # An undo leaves the tables exactly as before: no empty rows behind.
         for model, bucket in AGGREGATES:
-            # One statement per table; the increment happens in the database, so two tables
-            # finishing deals at the same moment cannot lose each other's counts.
-            table = model._meta.db_table
-            keys = ["club_id", "game", *([bucket] if bucket else []), "member_id"]
-            columns = [*keys, "deals", "wins", "points", "money"]
-            values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))
-            params: list[Any] = []
-            for member, deals, wins, points, money in rows:
-                params += [club_id, game, *([buckets[bucket]] if bucket else []), member, deals, wins, points, money]
-            cursor.execute(
-                f"INSERT INTO {table} ({', '.join(columns)}) VALUES {values} "  # noqa: S608 - names from models
-                f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET "
-                + ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in ("deals", "wins", "points", "money")),
-                params,
-            )
-            if sign < 0:
-                # An undo leaves the tables exactly as before: no empty rows behind.
-                filters: dict[str, Any] = {"club_id": club_id, "game": game, "member_id__in": [r[0] for r in rows],
-                                           "deals": 0, "wins": 0, "points": 0, "money": 0}
-                if bucket:
-                    filters[bucket] = buckets[bucket]
-                model.objects.filter(**filters).delete()  # type: ignore[attr-defined]
+            filters: dict[str, Any] = {"club_id": club_id, "game": game, "member_id__in": [r[0] for r in rows],
+                                       "deals": 0, "wins": 0, "points": 0, "money": 0}
+            if bucket:
+                filters[bucket] = buckets[bucket]
+            model.objects.filter(**filters).delete()  # type: ignore[attr-defined]
+
+
+#: Where the three upserts go to the database as one statement (``_one_statement``); elsewhere
+#: (SQLite has no INSERT inside WITH) they are sent one by one, with the same effect.
+ONE_STATEMENT_VENDORS = frozenset({"postgresql"})
+
+
+def _one_statement(statements: list[tuple[str, list[Any]]]) -> tuple[str, list[Any]]:
+    """The upserts as one PostgreSQL statement: the first as the primary statement, the others
+    as data-modifying WITH clauses. PostgreSQL runs the primary statement first and then the
+    WITH clauses, later ones first; so they are listed last to first, and every transaction
+    locks the month's, the day's and the all-time rows in the same order as the separate
+    statements do (never a deadlock between the two paths)."""
+    (first, first_params), *others = statements
+    ordered = list(reversed(others))
+    sql = "WITH " + ", ".join(f"a{n} AS ({text})" for n, (text, _params) in enumerate(ordered)) + " " + first
+    return sql, [p for _text, params in ordered for p in params] + first_params
 
 
 # -- deals -------------------------------------------------------------------------------------
