@@ -141,12 +141,6 @@ def running_deal(session: Session) -> Deal | None:
     return session.deals.filter(status=DealStatus.RUNNING).first()
 
 
-def running_deal_id(session_id: int) -> int | None:
-    """The id of the session's running deal, if any (one small query, no snapshot read)."""
-    running = Deal.objects.filter(session_id=session_id, status=DealStatus.RUNNING).values_list("pk", flat=True)
-    return next(iter(running), None)
-
-
 def has_later_deal(deal: Deal) -> bool:
     """Whether the table has moved on: a finished deal with a later one can no longer be undone."""
     return Deal.objects.filter(session_id=deal.session_id, number__gt=deal.number).exists()
