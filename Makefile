@@ -15,7 +15,17 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+# The browser tests load axe-core into Chromium from node_modules (package-lock.json pins it
+# with its integrity hash); npm ci runs again whenever package.json or the lock changes.
+NODE_STAMP := node_modules/.installed
+
+$(NODE_STAMP): package.json package-lock.json
+	@command -v node >/dev/null 2>&1 || { echo "make: Node.js is missing: install node and npm (Debian: apt-get install nodejs npm); the browser tests' accessibility checker (axe-core) is installed with npm" >&2; exit 1; }
+	@command -v npm >/dev/null 2>&1 || { echo "make: npm is missing: install npm (Debian: apt-get install npm); it installs axe-core for the browser tests" >&2; exit 1; }
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+setup: $(STAMP) $(NODE_STAMP)
 
 run: setup
 	@mkdir -p var

@@ -62,6 +62,7 @@ def leaderboard_context(request: HttpRequest, club: Club, role: str | None) -> d
         except Refusal as refusal:
             error = refusal.message
     base = reverse("leaderboard", args=[club.slug])
+    period_names = {"all": _("All time"), "year": _("This year"), "month": _("This month")}
 
     def link(**changes: Any) -> str:
         params = {"game": game or "", "period": period, "start": start_text, "end": end_text,
@@ -79,8 +80,9 @@ def leaderboard_context(request: HttpRequest, club: Club, role: str | None) -> d
         ],
         "period_tabs": [
             {"label": label, "href": link(period=name, start=None, end=None), "current": period == name}
-            for name, label in (("all", _("All time")), ("year", _("This year")), ("month", _("This month")))
+            for name, label in period_names.items()
         ],
+        "period_name": period_names.get(period, f"{start_text} – {end_text}"),
         "wall_href": link(wall="1" if not wall else None),
         "show_money": role is not None,
         "watch_url": link(),

@@ -8,6 +8,7 @@ from django import template
 from django.utils.safestring import SafeString
 
 from referee import presenters
+from referee.numbers import number_text
 
 register = template.Library()
 
@@ -53,3 +54,27 @@ def sign_class(value: Any) -> str:
 def cardtext(text: str | None, notation: str = "en") -> str:
     """A card as the session's notation reads it, suit as a symbol (``T♠``): what input fields send."""
     return presenters.show_card(text, notation)
+
+
+# One formatter for every figure on a page (referee.numbers), in the reader's language.
+
+
+@register.filter
+def money(value: Any) -> str:
+    """``{{ row.money|money }}``: "−1,20" in Lithuanian, "−1.20" in English, never "−0.00"."""
+    return number_text(value, 2)
+
+
+@register.filter
+def signed_money(value: Any) -> str:
+    """Money with "+" on gains: a net or a per-deal result."""
+    return number_text(value, 2, signed=True)
+
+
+@register.filter
+def decimal(value: Any, places: Any = 1) -> str:
+    """``{{ rating|decimal:1 }}``: a rating or an average with ``places`` decimals."""
+    try:
+        return number_text(value, int(places))
+    except (TypeError, ValueError):
+        return str(value)
