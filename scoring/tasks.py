@@ -89,8 +89,11 @@ def warm_chart(**_kwargs: Any) -> None:
     from .summary import render_chart_svg
 
     game = next(iter(GAMES))
-    render_chart_svg({"players": ["A", "B"], "running_totals": [[0, 0], [1, -1]], "m3": False,
-                      "session": {"id": 0, "game": game, "date": "2026-01-01"}})
+    try:
+        render_chart_svg({"players": ["A", "B"], "running_totals": [[0, 0], [1, -1]], "m3": False,
+                          "session": {"id": 0, "game": game, "date": "2026-01-01"}})
+    except Exception:  # a warm-up never keeps a worker from starting; the first summary pays instead
+        logger.warning("could not draw the warm-up chart", exc_info=True)
 
 
 def enqueue(summary_id: int) -> str | None:
