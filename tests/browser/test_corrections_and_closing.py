@@ -12,7 +12,7 @@ from referee import services
 from referee.models import Session
 from scoring import selectors as scoring
 
-from .conftest import PHONE, TABLET, shoot
+from .conftest import PHONE, TABLET, check_a11y, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -41,6 +41,7 @@ def test_correct_an_earlier_deal_then_close_and_reopen(
     page.get_by_role("heading", name="Correct entry 1 of deal 1").wait_for()
     assert page.get_by_role("radio", name="Last face-down card").is_checked()
     shoot(page, f"correct-1-form-{size['width']}")
+    check_a11y(page)
 
     # Petras held 3 cards, not 1: what changes shows before anything is saved.
     page.get_by_role("spinbutton", name="Petras").fill("3")
@@ -50,6 +51,7 @@ def test_correct_an_earlier_deal_then_close_and_reopen(
     previewed = preview.locator("[data-total-after]").all_inner_texts()
     before = [row["total"] for row in scoring.standings(Session.objects.get()).get("totals")]
     shoot(page, f"correct-2-preview-{size['width']}")
+    check_a11y(page)
     page.get_by_role("button", name="Save the correction").click()
     page.wait_for_url(re.compile(rf"/sessions/{session.pk}/$"))
     after = [row["total"] for row in scoring.standings(Session.objects.get())["totals"]]
@@ -64,10 +66,12 @@ def test_correct_an_earlier_deal_then_close_and_reopen(
     page.get_by_role("heading", name="Close the session and settle up?").wait_for()
     assert Session.objects.get().status == "open"
     shoot(page, f"close-1-confirm-{size['width']}")
+    check_a11y(page)
     page.get_by_role("button", name="Yes, close the session").click()
     page.get_by_role("button", name="Reopen the session").wait_for()
     assert Session.objects.get().status == "closed"
     shoot(page, f"close-2-closed-{size['width']}")
+    check_a11y(page)
     page.get_by_role("button", name="Reopen the session").click()
     page.get_by_role("link", name="Start deal 3").wait_for()
     assert Session.objects.get().status == "open"
