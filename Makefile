@@ -25,7 +25,15 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund
 	touch $(NODE_STAMP)
 
-setup: $(STAMP) $(NODE_STAMP)
+# The tablet's referee (issue 13): referee/rules zipped with its glue and the refusals'
+# catalogue, and Pyodide copied from node_modules, into static/offline/ (git-ignored);
+# rebuilt whenever one of its sources changes.
+ENGINE := static/offline/engine.json
+
+$(ENGINE): $(STAMP) $(NODE_STAMP) referee/offline_engine.py referee/tablet_engine.py $(wildcard referee/rules/*.py referee/games/*.py locale/*/LC_MESSAGES/django.mo)
+	ALLOW_INSECURE_KEY=1 $(BIN)/python manage.py build_engine
+
+setup: $(STAMP) $(NODE_STAMP) $(ENGINE)
 
 run: setup
 	@mkdir -p var
