@@ -10,7 +10,6 @@ points; any other game pays as its engine's view of the deal says (Velnias' paym
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -24,6 +23,7 @@ from . import chips
 from .figures import DEAL_BODY, close_settlement, money_text, players, seats_of
 from .models import DealResult
 from .settlement import fewest_transfers, round_to_coin
+from .settlement_story import explain_transfer
 
 
 def deal_flows(rules: Game[Any], deal: Deal, points: list[int]) -> list[tuple[int, int, int]]:
@@ -140,6 +140,7 @@ def settlement(session: Session) -> dict[str, Any]:
         if r.money:
             per_deal[r.seat].append((r.deal.number, r.money))
     reasons: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    close = [Decimal(0)] * n  # each seat's share of the prize cards' chips at close (M3), in money
     blocked = None
     if keeps_chips:
         for m in session.chip_movements.filter(deal__isnull=False):
@@ -151,6 +152,7 @@ def settlement(session: Session) -> dict[str, Any]:
         for move in split_moves:
             assert move.target_seat is not None
             nets[move.target_seat] += move.chips * stake
+            close[move.target_seat] += move.chips * stake
             reasons[move.target_seat][move.reason] += move.chips
         if session.deals.filter(status=DealStatus.RUNNING).exists():
             blocked = _("Deal in progress: the settlement counts finished deals only.")
@@ -162,33 +164,22 @@ def settlement(session: Session) -> dict[str, Any]:
     def story(seat: int) -> dict[str, Any]:
         return {
             "deals": [{"deal": number, "money": money_text(m)} for number, m in per_deal[seat]],
+            "close": money_text(close[seat]),
             "chips": ({reason: count for reason, count in reasons[seat].items() if count}
                       if keeps_chips else None),
         }
 
-    def explain(payer: int, payee: int, amount: Decimal) -> str:
-        lost = ", ".join(f"{d}: {money_text(m)}" for d, m in per_deal[payer] if m < 0) or "-"
-        won = ", ".join(f"{d}: +{money_text(m)}" for d, m in per_deal[payee] if m > 0) or "-"
-        text = _(
-            "%(payer)s pays %(payee)s %(amount)s %(currency)s. %(payer)s is down %(payer_net)s over the evening "
-            "(deals lost: %(lost)s); %(payee)s is up %(payee_net)s (deals won: %(won)s)."
-        ) % {
-            "payer": names[payer], "payee": names[payee], "amount": money_text(amount), "currency": session.currency,
-            "payer_net": money_text(-rounded[payer].rounded), "payee_net": money_text(rounded[payee].rounded),
-            "lost": lost, "won": won,
-        }
-        for seat in (payer, payee):
-            if rounded[seat].adjustment:
-                text += " " + _("%(name)s's exact net %(exact)s was rounded to %(rounded)s (the %(coin)s coin).") % {
-                    "name": names[seat], "exact": money_text(rounded[seat].exact),
-                    "rounded": money_text(rounded[seat].rounded), "coin": money_text(session.coin or Decimal(0)),
-                }
-        if keeps_chips:
-            text += " " + _("Chips: %(payer)s %(payer_chips)s; %(payee)s %(payee_chips)s.") % {
-                "payer": names[payer], "payee": names[payee],
-                "payer_chips": _chip_words(reasons[payer]), "payee_chips": _chip_words(reasons[payee]),
-            }
-        return text
+    net_rows = [
+        {"seat": s.number, "member": s.member, "name": s.name, "exact": money_text(r.exact),
+         "rounded": money_text(r.rounded), "rounding": money_text(r.adjustment), **story(s.number)}
+        for s, r in zip(seats, rounded)
+    ]
+    transfer_rows = [{"from": t.payer, "from_name": names[t.payer], "to": t.payee, "to_name": names[t.payee],
+                      "amount": money_text(t.amount)} for t in transfers]
+    coin = None if session.coin is None else money_text(session.coin)
+    for row in transfer_rows:
+        row["explanation"] = explain_transfer(row, nets=net_rows, transfers=transfer_rows,
+                                              currency=session.currency, coin=coin)
 
     return {
         "session": session.pk,
@@ -198,24 +189,10 @@ def settlement(session: Session) -> dict[str, Any]:
         "note": blocked,
         "stake": money_text(stake),
         "currency": session.currency,
-        "coin": None if session.coin is None else money_text(session.coin),
+        "coin": coin,
         "money_rule": PAGES[game].money_rule_text(),
-        "nets": [
-            {"seat": s.number, "member": s.member, "name": s.name, "exact": money_text(r.exact),
-             "rounded": money_text(r.rounded), "rounding": money_text(r.adjustment), **story(s.number)}
-            for s, r in zip(seats, rounded)
-        ],
+        "nets": net_rows,
         "rounding_total": money_text(sum((r.adjustment for r in rounded), Decimal(0))),
-        "transfers": [
-            {"from": t.payer, "from_name": names[t.payer], "to": t.payee, "to_name": names[t.payee],
-             "amount": money_text(t.amount), "explanation": explain(t.payer, t.payee, t.amount)}
-            for t in transfers
-        ],
+        "transfers": transfer_rows,
     }
 
-
-def _chip_words(reasons: Mapping[str, int]) -> str:
-    labels = {"ante": _("antes"), "prize": _("prizes"), "misplay": _("misplays"), "payout": _("payouts"),
-              "split": _("M3 share")}
-    parts = [f"{label} {reasons[r]:+d}" for r, label in labels.items() if reasons.get(r)]
-    return ", ".join(parts) or "0"

@@ -14,7 +14,13 @@ Highlights follow RULES.md: each game's own (read through its ``referee.games`` 
 longest Elgeta tie-break, the biggest Mičiganas prize pot, the sharpest Cheat challenger, the
 lowest Rūkas taker, the Velnias player who called "Stop!" most often), then the biggest
 single-deal result and the longest run of deals won where the game says they mean something.
-Ties go to the earliest deal (then trick, then seat), so a highlight never depends on query order.
+A shared highlight names everyone tied for it (in deal, then seat order), so it never depends
+on query order.
+
+Stored summaries are language-neutral: the data holds figures, names and kinds, never a
+sentence, and the chart carries no words; every text (highlights, the money rule, each
+transfer's story, headings) is written when a reader asks, in that reader's language
+(:func:`for_reader`, :func:`render_html`). The stored HTML and CSV are the site language's.
 """
 
 from __future__ import annotations
@@ -39,9 +45,10 @@ from referee.models import DealStatus, Entry, Session
 from . import selectors
 from .csv_writer import SpreadsheetWriter
 from .models import DealResult
+from .settlement_story import explain_transfer
 
 #: Bump when the summary's shape or rendering changes, so stored summaries count as stale.
-SUMMARY_VERSION = 1
+SUMMARY_VERSION = 2
 
 Progress = Callable[[int], None]
 
@@ -184,15 +191,17 @@ def build_data(facts: Mapping[str, Any]) -> dict[str, Any]:
         "standings": sorted(rows, key=lambda row: (row["place"], row["seat"])),
         "m3": m3,
         "settlement": {
-            "transfers": [
-                {key: t[key] for key in ("from", "to", "amount", "explanation")} for t in settlement["transfers"]
-            ],
+            "transfers": [{key: t[key] for key in ("from", "to", "amount")} for t in settlement["transfers"]],
             "coin": settlement["coin"],
             "rounding": [
                 {"seat": net["seat"], "exact": net["exact"], "rounded": net["rounded"], "rounding": net["rounding"]}
                 for net in settlement["nets"]
             ],
-            "money_rule": settlement["money_rule"],
+            # What each transfer's story is told from (settlement_story), in any language.
+            "nets": [
+                {key: net[key] for key in ("seat", "name", "exact", "rounded", "rounding", "deals", "close", "chips")}
+                for net in settlement["nets"]
+            ],
         },
         "deals": table,
         "running_totals": running,
@@ -217,29 +226,33 @@ def highlights(facts: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _best_deal(deals: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
-    best: tuple[int, int, int] | None = None
-    for deal in deals:
-        for seat, points in enumerate(deal["points"]):
-            if points > 0 and (best is None or points > best[0]):
-                best = (points, deal["number"], seat)
-    if best is None:
+    """The best single-deal result, with every (seat, deal) that reached it."""
+    best = max((points for deal in deals for points in deal["points"]), default=0)
+    if best <= 0:
         return None
-    return {"kind": "best_deal", "points": best[0], "deal": best[1], "seat": best[2]}
+    holders = [{"seat": seat, "deal": deal["number"]} for deal in deals
+               for seat, points in enumerate(deal["points"]) if points == best]
+    return {"kind": "best_deal", "points": best, "deal": holders[0]["deal"], "seat": holders[0]["seat"],
+            "tied": holders}
 
 
 def _longest_streak(deals: Sequence[Mapping[str, Any]], players: int) -> dict[str, Any] | None:
     """The longest run of consecutive deals won (alone or shared) by one player; at least 2."""
     current = [0] * players
-    best: tuple[int, int, int] | None = None  # (length, seat, last deal)
+    runs: list[tuple[int, int, int]] = []  # (length, last deal, seat) of every run as it grows
     for deal in deals:
         for seat in range(players):
             current[seat] = current[seat] + 1 if seat in deal["winners"] else 0
-            if current[seat] >= 2 and (best is None or current[seat] > best[0]):
-                best = (current[seat], seat, deal["number"])
-    if best is None:
+            if current[seat] >= 2:
+                runs.append((current[seat], deal["number"], seat))
+    longest = max((run[0] for run in runs), default=0)
+    if longest < 2:
         return None
-    length, seat, last = best
-    return {"kind": "streak", "seat": seat, "deals": length, "from": last - length + 1, "to": last}
+    tied = [{"seat": seat, "from": last - longest + 1, "to": last}
+            for length, last, seat in sorted(runs, key=lambda run: (run[1], run[2])) if length == longest]
+    first = tied[0]
+    return {"kind": "streak", "seat": first["seat"], "deals": longest, "from": first["from"], "to": first["to"],
+            "tied": tied}
 
 
 def describe(highlight: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -248,9 +261,17 @@ def describe(highlight: Mapping[str, Any], names: Sequence[str]) -> str:
     seat = h.get("seat")
     h["name"] = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None
     kind = h["kind"]
+    tied = h.get("tied") or []
     if kind == "best_deal":
+        if len(tied) > 1:
+            return _("Best single deal: %(points)s, shared by %(who)s.") % {"points": h["points"], "who": "; ".join(
+                _("%(name)s in deal %(deal)s") % {"name": names[t["seat"]], "deal": t["deal"]} for t in tied)}
         return _("Best single deal: %(name)s scored %(points)s in deal %(deal)s.") % h
     if kind == "streak":
+        if len(tied) > 1:
+            return _("Longest winning run: %(deals)s deals in a row, shared by %(who)s.") % {
+                "deals": h["deals"], "who": "; ".join(
+                    _("%(name)s (deals %(from)s to %(to)s)") % {"name": names[t["seat"]], **t} for t in tied)}
         return _("Longest winning run: %(name)s won %(deals)s deals in a row (deals %(from)s to %(to)s).") % h
     # A game's own kinds are its own (no two games share one): the game that knows it words it.
     for pages in PAGES.values():
@@ -278,9 +299,10 @@ def render_html(data: Mapping[str, Any]) -> str:
         "unit": unit_label(session["game"]),
         "names": names,
         "highlights": [describe(h, names) for h in data["highlights"]],
+        "money_rule": PAGES[session["game"]].money_rule_text() if session["game"] in PAGES else "",
         "transfers": [
             {"payer": names[t["from"]], "payee": names[t["to"]], "amount": t["amount"],
-             "explanation": t["explanation"]}
+             "explanation": _explanation(data, t)}
             for t in settlement["transfers"]
         ],
         "rounding": [
@@ -297,6 +319,31 @@ def render_html(data: Mapping[str, Any]) -> str:
         "chart_url": chart_url(session["id"]),
     }
     return render_to_string("scoring/summary_fragment.html", context)
+
+
+def _explanation(data: Mapping[str, Any], transfer: Mapping[str, Any]) -> str:
+    settlement = data["settlement"]
+    if "nets" not in settlement:  # stored before the stories were (SUMMARY_VERSION 1)
+        return str(transfer.get("explanation", ""))
+    return explain_transfer(transfer, nets=settlement["nets"], transfers=settlement["transfers"],
+                            currency=data["session"]["currency"], coin=settlement["coin"])
+
+
+def for_reader(data: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The stored (language-neutral) summary with its sentences written in the active language:
+    each highlight's ``text``, the settlement's ``money_rule`` and each transfer's ``explanation``."""
+    if data is None:
+        return None
+    out = json.loads(json.dumps(data))
+    names = out["players"]
+    for highlight in out["highlights"]:
+        highlight["text"] = describe(highlight, names)
+    settlement = out["settlement"]
+    game = out["session"]["game"]
+    settlement["money_rule"] = PAGES[game].money_rule_text() if game in PAGES else ""
+    for transfer in settlement["transfers"]:
+        transfer["explanation"] = _explanation(out, transfer)
+    return dict(out)
 
 
 def unit_label(game: str) -> str:
@@ -380,16 +427,15 @@ def render_chart_svg(data: Mapping[str, Any]) -> str:
             ticks.append(deals + 1)
             labels.append("M3")
         axes.set_xticks(ticks, labels)
-        axes.set_xlabel(_("deal"))
-        axes.set_ylabel(unit_label(session["game"]))
-        axes.set_title(f"{game_name(session['game'])} · {session['date']}")
+        # No words in the picture: it is stored once and read in every language, so the page
+        # says what the axes are (deals across, the session's unit up) beside it.
         axes.set_xlim(0, max(1, len(running) - 1))
         axes.grid(True, alpha=0.2)
         axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", framealpha=0.0)
         figure.patch.set_alpha(0.0)
         axes.patch.set_alpha(0.0)
         # Fixed margins: tight_layout would lay every label out twice and double the time.
-        figure.subplots_adjust(left=0.09, right=0.82, top=0.91, bottom=0.12)
+        figure.subplots_adjust(left=0.09, right=0.82, top=0.96, bottom=0.08)
         out = io.StringIO()
         figure.savefig(out, format="svg", metadata={"Date": None, "Creator": "kortos"})
     return out.getvalue()
@@ -401,11 +447,10 @@ def render_chart_svg(data: Mapping[str, Any]) -> str:
 def build(facts: Mapping[str, Any], progress: Progress | None = None) -> dict[str, Any]:
     """Everything the task stores, from gathered facts. ``progress`` gets the percent done."""
     report = progress or (lambda _percent: None)
-    # Stored texts are in the site's language; summary_html() re-renders for other languages.
+    # The data and the chart hold no words; the stored HTML and CSV are the site language's,
+    # and summary_html() renders the data again for a reader of another language.
     with translation.override(settings.LANGUAGE_CODE):
         data = build_data(facts)
-        for highlight in data["highlights"]:
-            highlight["text"] = describe(highlight, data["players"])
         report(40)
         chart = render_chart_svg(data)
         report(70)

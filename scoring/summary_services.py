@@ -160,7 +160,8 @@ def summary_status(summary: SessionSummary, session: Session) -> dict[str, Any]:
             "chart": reverse("session-summary-chart", args=[session.pk]),
             "retry": reverse("api-session-summary-retry", args=[session.pk]),
         },
-        "summary": summary.data,
+        # Stored without words; its sentences are written in the reader's language.
+        "summary": build.for_reader(summary.data),
     }
 
 

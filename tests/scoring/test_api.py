@@ -68,7 +68,7 @@ def test_ledger_and_settlement_csv(club_setup, api, evening):
     ]
     text = client.get(f"/api/sessions/{evening.pk}/settlement/?format=csv").content.decode()
     assert text.splitlines()[0] == "from,to,amount,currency,explanation"
-    assert text.splitlines()[1].startswith('Rūta,Ona,1.50,EUR,"Rūta pays Ona 1.50 EUR. Rūta is down 2.00')
+    assert text.splitlines()[1].startswith('Rūta,Ona,1.50,EUR,"Rūta is down 2.00 EUR: deal 1 −1.00, deal 2 −1.00. ')
 
 
 def test_private_leaderboard_is_hidden_from_non_members(club_setup, api, evening):

@@ -64,10 +64,11 @@ def test_velnias_points_running_totals_money_and_rounding(club_setup):
         ("Jonas", "Ona", "1.50"), ("Petras", "Ona", "1.50"), ("Rūta", "Ona", "0.50"),
     ]
     first = settle["transfers"][0]["explanation"]
+    # A story that adds up: every deal named is in the sum, the rounding says from what to what.
     assert first == (
-        "Jonas pays Ona 1.50 EUR. Jonas is down 1.50 over the evening (deals lost: 1: -1.35, 2: -0.30); "
-        "Ona is up 3.50 (deals won: 1: +4.05). Jonas's exact net -1.65 was rounded to -1.50 (the 0.50 coin). "
-        "Ona's exact net 3.60 was rounded to 3.50 (the 0.50 coin)."
+        "Jonas is down 1.50 EUR: deal 1 −1.35, deal 2 −0.30; together −1.65, rounded to −1.50 (the 0.50 coin). "
+        "Ona is up 3.50 EUR: deal 1 +4.05, deal 2 −0.45; together +3.60, rounded to +3.50 (the 0.50 coin). "
+        "Ona collects 3.50 in all: Jonas 1.50, Petras 1.50, Rūta 0.50."
     )
 
 
@@ -254,9 +255,11 @@ def test_michigan_m3_at_close_and_reopen_reverses_it_exactly(club_setup):
     assert [(t["from_name"], t["to_name"], t["amount"]) for t in settle["transfers"]] == [
         ("Ona", "Jonas", "0.90"), ("Ona", "Rūta", "0.20"),
     ]
+    assert settle["transfers"][0]["explanation"].startswith(
+        "Ona is down 1.10 EUR: deal 1 −0.20, deal 2 −1.50, prize card chips shared at close +0.60. ")
     assert settle["transfers"][0]["explanation"].endswith(
-        "Chips: Ona antes -12, prizes +4, misplays -1, payouts -8, M3 share +6; "
-        "Jonas antes -8, prizes +8, misplays -1, payouts +3, M3 share +7."
+        "Chips: Ona antes −12, prizes +4, misplays −1, payouts −8, M3 share +6; "
+        "Jonas antes −8, prizes +8, misplays −1, payouts +3, M3 share +7."
     )
     jonas = club_setup["members"]["scorer"]
     # Jonas's +2 chips in the deals and his M3 share of 7, in the month's, the day's and all-time totals.

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from referee import services
 from referee.errors import Refusal
@@ -101,12 +101,14 @@ def test_summary_figures_agree_with_the_results(club_setup: Any, on_commit: Any)
 
 def test_velnias_highlights(club_setup: Any, on_commit: Any) -> None:
     summary = closed(club_setup, velnias_evening(club_setup), on_commit)
-    assert summary.data["highlights"] == [
+    # Stored without words; the reader's copy has each highlight's sentence.
+    assert "text" not in summary.data["highlights"][0]
+    assert build.for_reader(summary.data)["highlights"] == [
         {"kind": "most_stops", "seat": 0, "count": 1,
          "text": "Most “Stop!” calls: Ona emptied their hand first 1 time."},
-        {"kind": "best_deal", "points": 18, "deal": 2, "seat": 1,
+        {"kind": "best_deal", "points": 18, "deal": 2, "seat": 1, "tied": [{"seat": 1, "deal": 2}],
          "text": "Best single deal: Jonas scored 18 in deal 2."},
-        {"kind": "streak", "seat": 1, "deals": 2, "from": 2, "to": 3,
+        {"kind": "streak", "seat": 1, "deals": 2, "from": 2, "to": 3, "tied": [{"seat": 1, "from": 2, "to": 3}],
          "text": "Longest winning run: Jonas won 2 deals in a row (deals 2 to 3)."},
     ]
 
@@ -156,7 +158,7 @@ def test_rukas_lowest_card_taking_a_trick(club_setup: Any, on_commit: Any) -> No
     rukas_deal(club_setup, session, RUKAS_PLAN)
     rukas_deal(club_setup, session, RUKAS_PLAN)
     summary = closed(club_setup, session, on_commit)
-    highlight = summary.data["highlights"][0]
+    highlight = build.for_reader(summary.data)["highlights"][0]
     assert highlight == {"kind": "lowest_taker", "deal": 1, "trick": 1, "seat": 0, "rank": "2",
                          "text": "Lowest card to take a trick: Ona took trick 1 of deal 1 with a 2."}
     # Tricks: Ona 2, Jonas 1, Rūta 0 per deal; pairwise money: Ona gets (2-1)+(2-0) = 3 a deal.
@@ -185,7 +187,7 @@ def test_michigan_biggest_prize_and_m3_share(club_setup: Any, on_commit: Any) ->
         ("Jonas", 7, 10, 1, "1.00"), ("Rūta", 7, -4, 2, "-0.40"), ("Ona", 6, -6, 3, "-0.60"),
     ]
     assert data["running_totals"] == [[0, 0, 0], [-3, 1, -10], [-12, 3, -11], [-6, 10, -4]]
-    assert data["highlights"][0] == {
+    assert build.for_reader(data)["highlights"][0] == {
         "kind": "biggest_prize", "deal": 2, "seat": 1, "card": "KC", "chips": 8,
         "text": "Biggest prize pot: Jonas took 8 chips on the prize card KC in deal 2."}
     assert ">M3</text>" in summary.chart_svg
@@ -271,7 +273,7 @@ def test_elgeta_longest_tie_break_of_played_deals(club_setup: Any, on_commit: An
     taker = Entry.objects.get(deal__session=session, deal__number=deal_number, seq=trick, active=True).result["taker"]
     summary = closed(club_setup, session, on_commit)
     assert summary.data["deal_count"] == 2
-    assert summary.data["highlights"][0] == {
+    assert build.for_reader(summary.data)["highlights"][0] == {
         "kind": "longest_tie_break", "deal": deal_number, "trick": trick, "rounds": rounds, "cards": cards,
         "seat": taker, "text": build.describe(summary.data["highlights"][0], summary.data["players"])}
 
@@ -433,7 +435,7 @@ def test_api_returns_state_progress_and_summary(club_setup: Any, on_commit: Any,
                                        "message")} == {
         "session": session.pk, "state": "done", "progress": 100, "attempts": 1, "error": "", "outdated": False,
         "can_retry": False, "message": "The summary is ready."}
-    assert body["summary"] == summary.data
+    assert body["summary"] == build.for_reader(summary.data)
     assert body["links"] == {
         "csv": f"/api/sessions/{session.pk}/summary/?format=csv",
         "chart": f"/sessions/{session.pk}/summary/chart.svg",
@@ -511,7 +513,7 @@ def test_summary_html_is_the_stored_fragment_or_rendered_for_another_language(
     SessionSummary.objects.filter(session=session).update(html="stored page")
     assert build.summary_html(session, language="en") == "stored page"
     lithuanian = build.summary_html(session, language="lt")
-    assert lithuanian.startswith('<section class="session-summary"') and "8.50" in lithuanian
+    assert lithuanian.startswith('<section class="session-summary"') and "8,50" in lithuanian
     assert build.summary_html(start(club_setup, "velnias", ["admin", "scorer", "member"])) == ""
 
 
@@ -526,11 +528,17 @@ def test_the_summary_is_written_in_the_sites_language_whoever_closes(
     with on_commit():
         assert scorer.post(f"/api/sessions/{session.pk}/close/", HTTP_ACCEPT_LANGUAGE="en").status_code == 200
     summary = SessionSummary.objects.get(session=session)
-    assert "<h3>Rezultatai</h3>" in summary.html
-    assert summary.data["highlights"][1]["text"] == "Geriausias padalijimas: Jonas 2 padalijime surinko 18."
+    assert '<h3 id="summary-standings-h">Rezultatai</h3>' in summary.html
+    with translation.override("lt"):
+        assert build.for_reader(summary.data)["highlights"][1]["text"] == (
+            "Geriausias padalijimas: Jonas 2 padalijime surinko 18.")
     assert summary.csv.startswith("padalijimas,")
     body = scorer.get(f"/api/sessions/{session.pk}/summary/", HTTP_ACCEPT_LANGUAGE="en").json()
     assert body["message"] == "The summary is ready."
+    # The stored summary has no words; an English reader gets every sentence in English.
+    assert body["summary"]["highlights"][1]["text"] == "Best single deal: Jonas scored 18 in deal 2."
+    assert body["summary"]["settlement"]["money_rule"] == "Points x the stake: Velnias points are already who pays whom."
+    assert body["summary"]["settlement"]["transfers"][0]["explanation"].startswith("Rūta is down 9.50 EUR: deal 1 ")
     assert build_and_store(session_id=session.pk) == "unchanged"
 
 
