@@ -117,6 +117,7 @@ def run_round(name: str, port: int, token: str, seconds: float, steps: list[Call
               ) -> bench_api.Round:
     """One thread per table (or per bare client), each sending its next request until time is up."""
     result = bench_api.Round(name)
+    cpu_before = cpu_now()
     lock = threading.Lock()
     start_line = threading.Barrier(len(steps) + 1)
     stop_at = [0.0]
@@ -149,6 +150,8 @@ def run_round(name: str, port: int, token: str, seconds: float, steps: list[Call
     for thread in threads:
         thread.join(timeout=seconds + 120)
     result.seconds = time.perf_counter() - began
+    spent = cpu_now()
+    result.server_cpu = sum(after - cpu_before.get(pid, 0.0) for pid, after in spent.items())
     if result.errors:
         raise RuntimeError(f"{name}: unexpected answers, e.g. {result.errors[:3]}")
     return result
@@ -192,6 +195,36 @@ class BareStep:
     def __call__(self) -> tuple[str, Any, int]:
         self.n += 1
         return "/bench/bare/", {"client": self.index, "n": self.n, "note": "one row"}, 201
+
+
+#: The Celery worker's pid, once it runs: its pool processes count as the server too.
+WORKER_PID = [0]
+
+
+def _descendants(pid: int) -> set[int]:
+    found, frontier = set(), {pid}
+    while frontier:
+        children = set()
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if parent in frontier:
+                children.add(int(stat.parent.name))
+        found |= children
+        frontier = children
+    return found
+
+
+def cpu_now() -> dict[int, float]:
+    """CPU seconds so far of the server side: gunicorn workers, the bench database's
+    PostgreSQL backends, and the Celery worker with its pool (where the rating step runs now).
+    Unlike requests per second, this is not inflated by other load on a shared machine."""
+    cpu = {pid: seconds for pid, (_kind, seconds) in bench_api.server_cpu().items()}
+    for pid in _descendants(WORKER_PID[0]) | {WORKER_PID[0]} if WORKER_PID[0] else set():
+        cpu[pid] = bench_api._cpu_seconds(pid)
+    return cpu
 
 
 def start_worker() -> subprocess.Popen[bytes]:
@@ -262,6 +295,7 @@ def main() -> int:
     server = bench_api.start_gunicorn(port, args.workers)
     bench_api.SERVER_PID[0] = server.pid
     worker = start_worker()
+    WORKER_PID[0] = worker.pid
     try:
         steps: dict[str, list[Any]] = {
             "bare": [BareStep(i) for i in range(args.tables)],
@@ -290,13 +324,19 @@ def main() -> int:
     bare = statistics.median(r.rate for r in rounds["bare"])
     print(f"\n{args.tables} tables of one club at once, gunicorn -w {args.workers}, PostgreSQL, Celery worker + Redis;"
           f" medians of {args.rounds} rounds of {args.seconds:.0f} s")
-    print(f"{'series':<16} {'req/s':>8} {'x bare':>7} {'p50 ms':>7} {'p99 ms':>7}   rounds (req/s)")
+    print(f"{'series':<16} {'req/s':>8} {'x bare':>7} {'p50 ms':>7} {'p99 ms':>7} {'cpu ms/req':>10}"
+          f" {'x bare':>7}   rounds (req/s)")
+    bare_cpu = statistics.median(r.cpu_per_request for r in rounds["bare"])
     for series, series_rounds in rounds.items():
         rate = statistics.median(r.rate for r in series_rounds)
         p50 = statistics.median(percentile(r.latencies, 50) for r in series_rounds) * 1000
         p99 = statistics.median(percentile(r.latencies, 99) for r in series_rounds) * 1000
+        cpu = statistics.median(r.cpu_per_request for r in series_rounds)
         each = " ".join(f"{r.rate:.0f}" for r in series_rounds)
-        print(f"{series:<16} {rate:8.0f} {rate / bare:6.2f}x {p50:7.1f} {p99:7.1f}   {each}")
+        print(f"{series:<16} {rate:8.0f} {rate / bare:6.2f}x {p50:7.1f} {p99:7.1f} {cpu * 1000:10.2f}"
+              f" {bare_cpu / cpu:6.2f}x   {each}")
+    print("cpu ms/req: server CPU (gunicorn, PostgreSQL, Celery worker) per request; its 'x bare' is"
+          " the bare insert's CPU per request over the series' (the rate the series would reach on an idle machine)")
     print(f"ratings settled {settle:.2f} s after the last round")
     if idle:
         print(f"on the idle worker, a Velnias deal's ratings settled {statistics.median(idle) * 1000:.0f} ms"
