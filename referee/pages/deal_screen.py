@@ -110,7 +110,7 @@ def _js_text(names: list[str], words: dict[str, str]) -> dict[str, Any]:
         "not_allowed": _("%(rank)s is not possible for %(name)s here: %(reason)s"),
         "all_filled": _("Every card is filled in: confirm, or tap a card to change it."),
         "starting": _("Starting the next deal…"),
-        "tie_round": _("Tie-break round %(n)s"),
+        "tie_round": _("Round %(n)s: tie-break"),
         "no_card": _("no card to add"),
         "names": names,
         # The words refusals use for fields: a refusal goes beside the control that claims one.

@@ -485,7 +485,7 @@
     if (rows.querySelector('[data-round="' + index + '"]')) return;
     var row = rows.querySelector('[data-round="0"]').cloneNode(true);
     row.dataset.round = String(index);
-    row.querySelector("legend").textContent = fmt(T.tie_round, { n: index });
+    row.querySelector("legend").textContent = fmt(T.tie_round, { n: index + 1 });  // as the referee counts
     row.querySelectorAll(".slot").forEach(function (slot, position) {
       slot.classList.remove("is-active");
       slot.removeAttribute("data-allowed");

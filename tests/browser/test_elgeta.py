@@ -39,7 +39,7 @@ def test_the_seed_tie_of_aces_and_its_tie_break_round(open_page: Any, club_setup
     assert [first.nth(i).input_value() for i in range(4)] == ["J♠", "A♦", "A♥", "4♣"]
     # The referee sees the tie of aces and asks for a tie-break round.
     page.locator('[data-round="1"]').wait_for()
-    assert page.locator('[data-round="1"] legend').inner_text() == "Tie-break round 1"
+    assert page.locator('[data-round="1"] legend').inner_text() == "Round 2: tie-break"  # as the message counts
     assert page.locator("[data-pad-msg]").inner_text() == (
         "Round 1 is a tie (AD, AH), so every player still in adds one more card: round 2 is missing."
     )

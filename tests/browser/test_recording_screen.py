@@ -13,7 +13,7 @@ import pytest
 from referee import services
 from referee.models import Deal, Entry
 
-from .conftest import PHONE, TABLET, shoot
+from .conftest import PHONE, TABLET, check_a11y, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,19 +38,23 @@ def start(club_setup: dict[str, Any], game: str, players: list[str], **options: 
 
 
 def record_in_view(page: Any, name: str) -> None:
-    """The button's whole box is inside the viewport (not below the fold, not under anything)."""
+    """The button's whole box is inside the viewport (not below the fold) and nothing lies over
+    its centre, once the page has settled (a scroll may still be running after a tap)."""
     button = page.get_by_role("button", name=name)
-    box = button.bounding_box()
-    size = page.viewport_size
-    assert box is not None, f"{name} is not on the page"
-    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 0.5, (name, box, size)
-    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5, (name, box, size)
-    centre = page.evaluate(
-        "([x, y]) => document.elementFromPoint(x, y) && document.elementFromPoint(x, y).closest('button')"
-        " && document.elementFromPoint(x, y).closest('button').textContent.trim()",
-        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
-    )
-    assert centre == name, f"{name} is covered by something else ({centre!r})"
+    button.wait_for()
+    settled = """([name]) => {
+      const button = Array.from(document.querySelectorAll("button")).find(b => b.textContent.trim() === name);
+      if (!button) return false;
+      const box = button.getBoundingClientRect();
+      if (box.top < 0 || box.left < 0 || box.bottom > innerHeight + 0.5 || box.right > innerWidth + 0.5) return false;
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return !!hit && hit.closest("button") === button;
+    }"""
+    try:
+        page.wait_for_function(settled, arg=[name], timeout=3000)
+    except Exception as error:  # the assertion below says what is wrong
+        box = button.bounding_box()
+        raise AssertionError(f"{name} is not fully on screen and uncovered: {box} in {page.viewport_size}") from error
 
 
 def taps(page: Any) -> int:
@@ -76,6 +80,7 @@ def test_velnias_record_stays_in_reach_and_refusals_name_their_field(
     assert page.locator("[data-error-for-player]:not(:empty), [data-error-for='end']:not(:empty)").count() == 0
     record_in_view(page, record)
     shoot(page, f"recording-velnias-refused-{size['width']}")
+    check_a11y(page)
     assert Deal.objects.get(pk=deal.pk).seq == 0
 
     # The seed's last-card deal, step by step: the button never leaves the screen.
@@ -164,6 +169,7 @@ def test_rukas_typed_ranks_move_on_totals_run_and_undo_restores(
     assert totals == ["0", "0", "0", "+1", "0"]
     assert "with this deal so far" in page.locator("#totals-h").inner_text()
     shoot(page, f"recording-rukas-taken-{size['width']}")
+    check_a11y(page)
 
     # Typed: one tap on the first slot, then only keys; each rank moves to the next slot, Enter records.
     page.evaluate("window.__taps = 0")

@@ -233,7 +233,7 @@ def test_without_javascript_a_tie_break_round_is_added_on_request(page: Any, sta
     html = client.post(f"/deals/{deal.pk}/", form).content.decode()
     assert 'name="f:rounds:round:0" value="A♦"' in html  # what was typed stays
     assert html.count('name="f:rounds:round:1" value=""') == 4
-    assert "Tie-break round 1" in html
+    assert "Round 2: tie-break" in html
     form.update({"action": "entry", "f:rounds:round:1": ["6♠", "7♦", "9♥", "Q♣"]})
     assert client.post(f"/deals/{deal.pk}/", form).status_code == 302
     assert Entry.objects.get(deal=deal).payload["rounds"] == [["J♠", "A♦", "A♥", "4♣"], ["6♠", "7♦", "9♥", "Q♣"]]
