@@ -20,7 +20,7 @@ from referee.errors import Conflict, NotFound, Refusal
 from referee.models import Session
 
 from .models import SessionSummary, SummaryState
-from .summary_services import retry_summary, summary_status
+from .summary_services import retry_summary, summary_csv, summary_status
 
 ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 409)}
 
@@ -78,7 +78,7 @@ class SessionSummaryView(_JSONOnly, APIView):
         if summary.state != SummaryState.DONE or not summary.csv:
             raise Conflict(_("The summary is not ready yet: %(message)s") % {"message": status["message"]},
                            state=summary.state, progress=summary.progress)
-        response = HttpResponse(summary.csv, content_type="text/csv; charset=utf-8")
+        response = HttpResponse(summary_csv(summary), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="session-{session.pk}-summary.csv"'
         return response
 

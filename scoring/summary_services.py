@@ -165,6 +165,14 @@ def summary_status(summary: SessionSummary, session: Session) -> dict[str, Any]:
     }
 
 
+def summary_csv(summary: SessionSummary) -> str:
+    """The deal table as CSV in the reader's (active) language, from the stored figures; the
+    stored CSV (the site language's) only for a summary stored before it had them."""
+    if summary.data is None or summary.data.get("version", 1) < 2:
+        return summary.csv
+    return build.render_csv(summary.data)
+
+
 def _iso(moment: Any) -> str | None:
     return None if moment is None else timezone.localtime(moment).isoformat()
 
