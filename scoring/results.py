@@ -39,6 +39,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import connection
+from django.db.models import Exists
 from django.utils import timezone
 
 from referee.models import Deal, DealStatus, Session
@@ -129,9 +130,15 @@ def record_deal(*, deal: Deal, state: Any) -> list[DealResult]:
     outcome = rules.outcome(state)
     if outcome is None:
         raise ValueError(f"deal {deal.pk} has not finished")
-    # A deal is recorded once; recording it again (a replay) replaces the earlier record.
-    unrecord_deal(deal=deal)
-    seats = list(session.seats.order_by("number").values_list("number", "member_id"))
+    # A deal is recorded once; recording it again (a replay) replaces the earlier record. The
+    # seats and whether the deal has a record already come in one query (the finishing entry's
+    # hot path); only a replay pays for the removal.
+    rows = list(session.seats.order_by("number").annotate(
+        recorded=Exists(DealResult.objects.filter(deal=deal))
+    ).values_list("number", "member_id", "recorded"))
+    if rows and rows[0][2]:
+        unrecord_deal(deal=deal)
+    seats = [(seat, member) for seat, member, _recorded in rows]
     finished_at = deal.finished_at or timezone.now()
     units = rules.money_units(outcome.points)
     results = DealResult.objects.bulk_create(
