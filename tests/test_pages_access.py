@@ -60,6 +60,8 @@ PAGES: list[Page] = [
     read(lambda w: f"/sessions/{w['idle']}/deals/new/"),
     read(lambda w: f"/deals/{w['running']}/"),
     read(lambda w: f"/deals/{w['running']}/live/"),
+    # The correction screen: members read it (without its form); a correction needs a scorer.
+    read(lambda w: f"/deals/{w['running']}/entries/1/correct/"),
     record(lambda w: "/clubs/vilnius/sessions/new/", lambda w: {
         "game": "velnias", "notation": "en", "stake": "0", "coin": "",
         **{f"play_{pk}": "on" for pk in (w["ona"], w["jonas"], w["petras"])}}, 302),
@@ -162,7 +164,7 @@ def test_every_page_of_the_urlconf_is_in_the_matrix() -> None:
                 names.add(pattern.name)
     covered = {"home", "club", "session-new", "leaderboard", "member", "session", "session-live", "session-audit",
                "session-summary-chart", "deal-new", "deal", "deal-live", "session-close", "session-reopen",
-               "deal-preview",
+               "entry-correct", "deal-preview",
                "club-members", "club-member", "club-member-active", "club-member-invite", "invitation-code",
                "invitation",
                "login", "logout", "healthz", "set_language", "schema", "api-docs"}
