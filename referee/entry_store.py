@@ -63,7 +63,7 @@ def uses_sql() -> bool:
 # session has started).
 LOCK_DEAL_SQL = """
 SELECT d.id, d.session_id, d.number, d.dealer, d.options, d.state, d.seq, d.status,
-       d.created_at, d.finished_at,
+       d.created_at, d.finished_at, d.client_id,
        s.id, s.club_id, s.game, s.options, s.stake, s.currency, s.coin, s.status,
        s.created_by_id, s.created_at, s.closed_at,
        (SELECT m.role FROM "referee_member" m

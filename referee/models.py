@@ -140,11 +140,18 @@ class Deal(models.Model):
     status = models.CharField(max_length=10, choices=DealStatus.choices, default=DealStatus.RUNNING)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    #: The id a tablet gave the deal when it started it offline; a retried start with the same id
+    #: gets this deal back. NULL (not "") when absent, so the uniqueness applies only to real ids.
+    client_id = models.CharField(max_length=80, null=True, blank=True)  # noqa: DJ001
 
     class Meta:
         ordering = ["session", "number"]
         constraints = [
             models.UniqueConstraint(fields=["session", "number"], name="deal_number_unique"),
+            models.UniqueConstraint(
+                fields=["session", "client_id"], condition=Q(client_id__isnull=False),
+                name="deal_client_id_unique_per_session",
+            ),
             models.UniqueConstraint(
                 fields=["session"], condition=Q(status="running"), name="one_running_deal_per_session"
             ),

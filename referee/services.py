@@ -153,18 +153,47 @@ def _lock_open_session(session: Session, running_refusal: str) -> Session:
     return session
 
 
-def deal_start(*, session: Session, user: Any, dealer: int | None = None) -> Deal:
+@dataclass(frozen=True)
+class DealStarted:
+    deal: Deal
+    #: False: a retried start under the same ``client_id``, answered with the deal it made.
+    created: bool
+
+
+def deal_start(*, session: Session, user: Any, dealer: int | None = None, client_id: str | None = None,
+               expected_number: int | None = None) -> Deal:
     """The next deal: dealer by the game's rotation (or by how the last deal ended) unless given;
     what the last deal carries over (chips left on prize cards) joins the session's options."""
+    return deal_start_once(session=session, user=user, dealer=dealer, client_id=client_id,
+                           expected_number=expected_number).deal
+
+
+def deal_start_once(*, session: Session, user: Any, dealer: int | None = None, client_id: str | None = None,
+                    expected_number: int | None = None) -> DealStarted:
+    """``deal_start`` for a tablet retrying a start whose answer was lost: the deal started under
+    ``client_id`` comes back. ``expected_number`` refuses if another device started one meanwhile."""
     require_role(user, session.club, Role.SCORER)
     rules = GAMES[session.game]
     with transaction.atomic():
-        session = _lock_open_session(
-            session, _("Deal %(number)s is still running; finish it before starting the next.")
-        )
+        session = Session.objects.select_for_update().get(pk=session.pk)
+        # Before the closed and running refusals: the deal this id started is likely the running one.
+        earlier = session.deals.filter(client_id=client_id).first() if client_id is not None else None
+        if earlier is not None:
+            if dealer is not None and dealer != earlier.dealer:
+                raise Conflict(_("This client id was already used for a deal with another dealer; create a new id."),
+                               code="duplicate_key_conflict", number=earlier.number)
+            return DealStarted(deal=earlier, created=False)
+        _require_open(session)
         previous = session.deals.order_by("-number").first()
-        players = session.seats.count()
-        options = dict(session.options)
+        number = (previous.number + 1) if previous else 1
+        if expected_number is not None and expected_number != number:
+            raise Conflict(_("Another device started a deal first: the next deal is number %(number)s. "
+                             "Reload and try again.") % {"number": number}, code="stale_deal_number", number=number)
+        running = session.deals.filter(status=DealStatus.RUNNING).first()
+        if running is not None:
+            raise Refusal(_("Deal %(number)s is still running; finish it before starting the next.")
+                          % {"number": running.number}, code="running_deal")
+        players, options = session.seats.count(), dict(session.options)
         if previous is not None:
             previous_state = rules.from_dict(previous.state)
             default_dealer = rules.next_dealer(previous_state)
@@ -179,13 +208,9 @@ def deal_start(*, session: Session, user: Any, dealer: int | None = None) -> Dea
             state = rules.new_deal(players=players, dealer=dealer, options=options)
         except IllegalEntry as error:
             raise refusal_from(error, session) from error
-        return Deal.objects.create(
-            session=session,
-            number=(previous.number + 1) if previous else 1,
-            dealer=dealer,
-            options=options,
-            state=rules.to_dict(state),
-        )
+        deal = Deal.objects.create(session=session, number=number, dealer=dealer, options=options,
+                                   state=rules.to_dict(state), client_id=client_id)
+        return DealStarted(deal=deal, created=True)
 
 
 def deal_discard(*, deal: Deal, user: Any) -> None:

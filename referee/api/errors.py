@@ -36,7 +36,9 @@ CODES: dict[str, str] = {
     "not_acceptable": "406: no answer in the media type the Accept header asks for.",
     "conflict": "409: another device changed the deal first, or the summary is not ready.",
     "stale_seq": "409: expected_seq is not the deal's seq; the body gives the current `seq`.",
-    "duplicate_key_conflict": "409: the idempotency_key was used for a different entry.",
+    "duplicate_key_conflict": "409: the idempotency_key was used for a different entry (or the client_id for "
+    "a deal with another dealer).",
+    "stale_deal_number": "409: expected_number is not the next deal's number; the body gives that `number`.",
     "too_large": "413: the request body is over the size limit.",
     "unsupported_media_type": "415: the body's Content-Type is not one the operation reads.",
     "throttled": "429: too many requests; try again later (see Retry-After).",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -128,9 +129,27 @@ class SessionDetailSerializer(SessionSerializer):
         fields = [*SessionSerializer.Meta.fields, "deals"]
 
 
+#: A tablet's deal id: visible ASCII only (no spaces or control characters, NUL included).
+CLIENT_ID = r"^[!-~]{1,80}$"
+
+
 class DealStartSerializer(serializers.Serializer[Any]):
     dealer = f.IntegerField(required=False, allow_null=True, min_value=0,
                                       help_text="Seat of the dealer; default: the game's rotation.")
+    client_id = f.RegexField(
+        CLIENT_ID, required=False, allow_null=True, max_length=80, trim_whitespace=False,
+        error_messages={"invalid": _("client_id must be 1 to 80 visible characters, without spaces.")},
+        help_text="The id the tablet gave a deal it started offline; a retry with it answers 200 with that deal.",
+    )
+    expected_number = f.IntegerField(
+        required=False, min_value=1, help_text="The number the new deal should get; 409 if another device started one.",
+    )
+
+    def validate_client_id(self, value: str | None) -> str | None:
+        # RegexField searches, and "$" also matches before a final newline; the whole text must match.
+        if value is not None and not re.fullmatch(CLIENT_ID.strip("^$"), value):
+            raise serializers.ValidationError(self.fields["client_id"].error_messages["invalid"])
+        return value
 
 
 class EntrySerializer(serializers.ModelSerializer[Entry]):

@@ -196,13 +196,26 @@ class SessionDealsView(APIView):
         session = _session_for(request.user, pk)
         return Response(s.DealBriefSerializer(session.deals.order_by("number"), many=True).data)
 
-    @extend_schema(request=s.DealStartSerializer, responses={201: OpenApiTypes.OBJECT, **ERRORS}, tags=["deals"])
+    @extend_schema(request=s.DealStartSerializer, responses={
+        201: OpenApiResponse(OpenApiTypes.OBJECT, description="The new deal (as GET /api/deals/{id}/, with "
+                             "`client_id` when one was given)."),
+        200: OpenApiResponse(OpenApiTypes.OBJECT, description="A retry: the deal already started under this "
+                             "`client_id`; nothing new was started."),
+        **ERRORS,
+        409: OpenApiResponse(s.ErrorSerializer, description="`duplicate_key_conflict`: the `client_id` started a "
+                             "deal with another dealer; `stale_deal_number`: `expected_number` is not the next "
+                             "deal's `number` (given in the body)."),
+    }, tags=["deals"])
     def post(self, request: Request, pk: int) -> Response:
         session = _session_for(request.user, pk)
         data = s.DealStartSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        deal = services.deal_start(session=session, user=request.user, dealer=data.validated_data.get("dealer"))
-        return Response(selectors.deal_view(deal), status=201)
+        started = services.deal_start_once(session=session, user=request.user, **data.validated_data)
+        body = selectors.deal_view(started.deal)
+        # Only when given, so that the answers of deals started online stay as they were.
+        if started.deal.client_id is not None:
+            body["client_id"] = started.deal.client_id
+        return Response(body, status=201 if started.created else 200)
 
 
 class SessionCloseView(APIView):
