@@ -122,6 +122,6 @@ def test_every_page_passes_axe_and_fits_the_phone(browser: Any, live_server: Any
                 except AssertionError as error:
                     failures.append(f"{theme} {size['width']} {path}: {error}")
             if size is PHONE:
-                checked(page, lambda page: shoot(page, f"every-{theme}-{name}"))
+                checked(page, lambda page, name=name: shoot(page, f"every-{theme}-{name}"))
         context.close()
     assert failures == [], "\n\n".join(failures)

@@ -537,7 +537,8 @@ def test_the_summary_is_written_in_the_sites_language_whoever_closes(
     assert body["message"] == "The summary is ready."
     # The stored summary has no words; an English reader gets every sentence in English.
     assert body["summary"]["highlights"][1]["text"] == "Best single deal: Jonas scored 18 in deal 2."
-    assert body["summary"]["settlement"]["money_rule"] == "Points x the stake: Velnias points are already who pays whom."
+    assert body["summary"]["settlement"]["money_rule"] == (
+        "Points x the stake: Velnias points are already who pays whom.")
     assert body["summary"]["settlement"]["transfers"][0]["explanation"].startswith("Rūta is down 9.50 EUR: deal 1 ")
     # The CSV too: the stored one is the site language's, each reader gets their own.
     response = scorer.get(f"/api/sessions/{session.pk}/summary/?format=csv", HTTP_ACCEPT_LANGUAGE="en")
