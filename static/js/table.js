@@ -201,7 +201,9 @@
 
   // -- errors next to the control that caused them ---------------------------------------------------
   function clearErrors() {
-    liveBox.querySelectorAll("[data-error-for], [data-error-for-player]").forEach(function (slot) { slot.textContent = ""; });
+    liveBox.querySelectorAll("[data-error-for], [data-error-for-player], [data-error-for-term]").forEach(function (slot) {
+      slot.textContent = "";
+    });
     liveBox.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
   }
 
@@ -652,6 +654,8 @@
     if (!form) return;
     if (form.hasAttribute("data-elgeta") && event.target.matches("[data-card-input]")) askAboutRounds(form);
     if (form.hasAttribute("data-entry")) dirty = true;
+    // The scorer is answering the refusal: it goes until the referee says something again.
+    if (form.hasAttribute("data-entry") && form.querySelector(".field-error:not(:empty), .error:not(:empty)")) clearErrors();
     if (event.target.matches(".stepper input")) syncStepper(event.target);
     if (form.hasAttribute("data-preview")) { velniasSync(form); schedulePreview(form); }
     if (form.hasAttribute("data-out")) michiganOutSync(form);

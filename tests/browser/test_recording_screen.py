@@ -87,6 +87,8 @@ def test_velnias_record_stays_in_reach_and_refusals_name_their_field(
     page.evaluate("window.__taps = 0")
     page.locator("label.tile", has_text="Last face-down card").click()
     record_in_view(page, record)
+    assert beside.inner_text() == ""  # answered: the refusal goes
+    assert page.locator("[role=alert]:not(:empty)").count() == 0
     page.locator("[data-caller]").get_by_role("radio", name="Ona", exact=True).check()
     record_in_view(page, record)
     for name, count in (("Ona", 3), ("Jonas", 2), ("Rūta", 6)):
