@@ -233,9 +233,7 @@
     target.textContent = message;
     var row = target.closest("[data-player-name], .slot, form");
     var input = row && row.querySelector("input:not([type=hidden]):not([type=radio])");
-    if (input && (target.hasAttribute("data-error-for-player") || target.hasAttribute("data-error-for-term"))) {
-      input.setAttribute("aria-invalid", "true");
-    }
+    if (input && target.hasAttribute("data-error-for-player")) input.setAttribute("aria-invalid", "true");
     // One refusal at a time: the preview's own copy of it goes.
     if (form) form.querySelectorAll("[data-preview-box]").forEach(function (box) { box.hidden = true; });
     target.scrollIntoView({ block: "nearest" });
