@@ -44,6 +44,7 @@ run: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict referee/rules
+	$(BIN)/mypy referee scoring config
 
 test: lint
 	$(BIN)/pytest $(PYTEST_ARGS)

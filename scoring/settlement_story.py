@@ -56,7 +56,7 @@ def seat_story(net: Mapping[str, Any], currency: str, coin: str | None) -> str:
     return text + "."
 
 
-def _shares(seat: int, transfers: Sequence[Mapping[str, Any]], names: Sequence[str], side: str) -> list[str]:
+def _shares(seat: int, transfers: Sequence[Mapping[str, Any]], names: Mapping[int, str], side: str) -> list[str]:
     other = "to" if side == "from" else "from"
     return [f"{names[t[other]]} {money_text(t['amount'])}" for t in transfers if t[side] == seat]
 
