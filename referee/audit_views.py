@@ -16,6 +16,7 @@ from . import selectors
 from .games import PAGES
 from .models import ChangeKind, DealChange, Entry, Session
 from .permissions import club_role
+from .rules.seat_names import with_names
 
 
 def audit_context(session: Session) -> dict[str, Any]:
@@ -45,7 +46,7 @@ def audit_context(session: Session) -> dict[str, Any]:
         result = entry.result if isinstance(entry.result, dict) else {}
         deal["entries"].append({
             "seq": entry.seq, "text": describe(entry.payload, names), "active": entry.active, "status": status,
-            "conclusion": selectors.with_names(result, names).get("text", ""),
+            "conclusion": with_names(result, names).get("text", ""),
             "author": entry.author.get_username() if entry.author else "–", "at": entry.created_at,
             "key": entry.idempotency_key or "",
         })

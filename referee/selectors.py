@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -11,6 +10,7 @@ from django.db import connection
 from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from referee.rules import GAMES
+from referee.rules.seat_names import with_names
 
 from .models import Club, Deal, DealChange, DealStatus, Entry, Member, Role, Session
 from .permissions import club_role
@@ -110,27 +110,6 @@ def seat_names(session_id: int) -> list[str]:
     with connection.cursor() as cursor:
         cursor.execute(SEAT_NAMES_SQL, [session_id])
         return [name for (name,) in cursor.fetchall()]
-
-
-_SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
-
-
-def with_names(value: Any, names: list[str]) -> Any:
-    """The engine writes "seat 2" in its explanations; the table wants "Rūta"."""
-    if isinstance(value, dict):
-        return {key: (_name_seats(item, names) if key == "text" and isinstance(item, str) else with_names(item, names))
-                for key, item in value.items()}
-    if isinstance(value, list):
-        return [with_names(item, names) for item in value]
-    return value
-
-
-def _name_seats(text: str, names: list[str]) -> str:
-    def name(match: re.Match[str]) -> str:
-        index = int(match.group(2))
-        return names[index] if 0 <= index < len(names) else match.group(0)
-
-    return _SEAT.sub(name, text)
 
 
 def active_entries(deal: Deal) -> QuerySet[Entry]:

@@ -16,11 +16,11 @@ club's words for the fields a message names.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from referee.rules import GAMES, Game, IllegalEntry, Notation
+from referee.rules.seat_names import with_names
 
 #: language -> {"messages": {English template: translation}, "words": {game: {key: word}}}
 _catalogue: dict[str, Any] = {}
@@ -97,29 +97,6 @@ def _applied(game: Game[Any], state: Any, names: Any = None) -> dict[str, Any]:
         "outcome": outcome.view() if outcome else None,
         "result": with_names(view.get("last"), list(names or [])),
     }
-
-
-_SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
-
-
-def with_names(value: Any, names: list[str]) -> Any:
-    """``referee.selectors.with_names``, which the tablet cannot import (it is Django's side):
-    the engine writes "seat 2" in its explanations; the table wants "Rūta". A test holds the
-    two to the same answers."""
-    if isinstance(value, dict):
-        return {key: (_name_seats(item, names) if key == "text" and isinstance(item, str) else with_names(item, names))
-                for key, item in value.items()}
-    if isinstance(value, list):
-        return [with_names(item, names) for item in value]
-    return value
-
-
-def _name_seats(text: str, names: list[str]) -> str:
-    def name(match: re.Match[str]) -> str:
-        index = int(match.group(2))
-        return names[index] if 0 <= index < len(names) else match.group(0)
-
-    return _SEAT.sub(name, text)
 
 
 def render(error: IllegalEntry, slug: str, context: Mapping[str, Any]) -> str:

@@ -13,7 +13,7 @@ from rest_framework import serializers
 from referee.api import fields as f
 from referee.api.errors import CODES
 from referee.models import GAME_CHOICES, Club, Deal, Entry, Member, Role, Session
-from referee.selectors import with_names
+from referee.rules.seat_names import with_names
 
 
 class TokenRequestSerializer(serializers.Serializer[Any]):
