@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import template
@@ -26,10 +27,15 @@ def rank(text: str, notation: str = "en") -> str:
 
 @register.filter
 def signed(value: Any) -> str:
+    """Points with "+" on gains and a real minus sign; a figure with decimals keeps them."""
     try:
-        return presenters.signed(int(value))
-    except (TypeError, ValueError):
+        figure = Decimal(str(value))
+        places = max(0, -int(figure.as_tuple().exponent))
+    except (InvalidOperation, TypeError, ValueError):
         return str(value)
+    if figure == figure.to_integral_value():
+        return presenters.signed(int(figure))
+    return number_text(figure, places, signed=True)
 
 
 @register.filter

@@ -59,7 +59,7 @@ def test_a_prize_and_a_payout(open_page: Any, club_setup: dict[str, Any]) -> Non
     page.get_by_role("link", name="Scores and settlement").click()
     check = page.locator("[data-zero-sum]")
     check.wait_for()
-    assert check.inner_text() == "Zero-sum check: players -15 + prize cards 15 = 0 ✓"
+    assert check.inner_text() == "Zero-sum check: players −15 + prize cards 15 = 0 ✓"
     shoot(page, "michigan-4-session")
     check_a11y(page)
     page.get_by_role("link", name="Close the session and settle up").click()
