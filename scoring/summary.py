@@ -273,7 +273,9 @@ def describe(highlight: Mapping[str, Any], names: Sequence[str]) -> str:
                 "deals": h["deals"], "who": "; ".join(
                     _("%(name)s (deals %(from)s to %(to)s)") % {"name": names[t["seat"]], **t} for t in tied)}
         return _("Longest winning run: %(name)s won %(deals)s deals in a row (deals %(from)s to %(to)s).") % h
-    # A game's own kinds are its own (no two games share one): the game that knows it words it.
+    # A game's own kinds are its own (no two games share one): the game that knows it words it;
+    # every seat's name goes with it for the game to name everyone tied.
+    h["players"] = list(names)
     for pages in PAGES.values():
         text = pages.describe_highlight(h)
         if text is not None:

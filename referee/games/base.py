@@ -176,16 +176,41 @@ class GamePages:
 
     def describe_highlight(self, highlight: Mapping[str, Any]) -> str | None:
         """One of this game's highlights as a sentence (``highlight["name"]`` is the player's
-        name); None for a kind it does not know."""
+        name, ``highlight["players"]`` every seat's name, for naming everyone in ``tied``); None
+        for a kind it does not know."""
         return None
 
 
 def top_count(kind: str, counts: Sequence[int]) -> dict[str, Any] | None:
-    """The seat with the most of something (the lower seat among equals), if anyone has any."""
+    """The seat with the most of something (the lower seat among equals), if anyone has any;
+    equals are all named in ``tied`` (seat order), which is there only when there are some."""
     if not any(counts):
         return None
     seat = min(range(len(counts)), key=lambda s: (-counts[s], s))
-    return {"kind": kind, "seat": seat, "count": counts[seat]}
+    return with_tied({"kind": kind, "seat": seat, "count": counts[seat]},
+                     [{"seat": s} for s, count in enumerate(counts) if count == counts[seat]])
+
+
+def with_tied(highlight: dict[str, Any], tied: list[dict[str, Any]]) -> dict[str, Any]:
+    """The highlight with everyone tied for it, when more than one is: a highlight nobody shares
+    stays as it always was, so stored summaries and API answers without a tie do not change."""
+    if len(tied) > 1:
+        highlight["tied"] = tied
+    return highlight
+
+
+def and_list(items: Sequence[str]) -> str:
+    """"Ona", "Ona and Jonas", "Ona, Jonas and Rūta" in the reader's language."""
+    if len(items) < 2:
+        return "".join(items)
+    return _("%(rest)s and %(last)s") % {"rest": ", ".join(items[:-1]), "last": items[-1]}
+
+
+def tied_names(highlight: Mapping[str, Any]) -> list[str]:
+    """The names of everyone tied for a highlight (``players`` is every seat's name)."""
+    players = highlight.get("players") or []
+    return [players[t["seat"]] if isinstance(t.get("seat"), int) and 0 <= t["seat"] < len(players) else "?"
+            for t in highlight.get("tied") or []]
 
 
 def _plain_audit_value(key: str, value: Any, names: Sequence[str]) -> str:

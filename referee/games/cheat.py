@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 
 from referee.presenters import cards_word, name_of, show_card, show_rank
 
-from .base import FactQuery, GamePages, Row, RuleText
+from .base import FactQuery, GamePages, Row, RuleText, and_list, tied_names, with_tied
 
 
 def _challenges(entries: Iterable[Row]) -> dict[str, Any]:
@@ -149,9 +149,16 @@ class CheatPages(GamePages):
             return [None]
         # Most lies caught; among equals, the better record (fewer challenges); then the lower seat.
         seat = min(range(players), key=lambda s: (-caught[s], made[s], s))
-        return [{"kind": "best_challenger", "seat": seat, "caught": caught[seat], "challenges": made[seat]}]
+        # Tied: as many lies caught in as many challenges.
+        tied = [{"seat": s} for s in range(players) if (caught[s], made[s]) == (caught[seat], made[seat])]
+        return [with_tied({"kind": "best_challenger", "seat": seat, "caught": caught[seat],
+                           "challenges": made[seat]}, tied)]
 
     def describe_highlight(self, highlight: Mapping[str, Any]) -> str | None:
+        if highlight["kind"] == "best_challenger" and highlight.get("tied"):
+            return ngettext("Sharpest challengers: %(who)s (%(caught)s lie caught in %(challenges)s challenges each).",
+                            "Sharpest challengers: %(who)s (%(caught)s lies caught in %(challenges)s challenges each).",
+                            highlight["caught"]) % {"who": and_list(tied_names(highlight)), **highlight}
         if highlight["kind"] == "best_challenger":
             return ngettext("Sharpest challenger: %(name)s caught %(caught)s lie in %(challenges)s challenges.",
                             "Sharpest challenger: %(name)s caught %(caught)s lies in %(challenges)s challenges.",

@@ -19,7 +19,7 @@ from referee.rules import CardError, format_card, parse_card
 from referee.rules.cards import parse_notation
 from referee.rules.elgeta import ElgetaView
 
-from .base import FactQuery, GamePages, Row, RuleText
+from .base import FactQuery, GamePages, Row, RuleText, and_list, tied_names, with_tied
 
 
 def _tie_breaks(entries: Iterable[Row]) -> dict[str, Any]:
@@ -175,12 +175,23 @@ class ElgetaPages(GamePages):
         if not ties:
             return [None]
         deal, trick, rounds, cards, taker = max(ties, key=lambda t: (t[2], -t[0], -t[1]))
-        return [{"kind": "longest_tie_break", "deal": deal, "trick": trick, "rounds": rounds, "cards": cards,
-                 "seat": taker}]
+        tied = [{"seat": t[4], "deal": t[0], "trick": t[1], "cards": t[3]}
+                for t in sorted(ties, key=lambda t: (t[0], t[1])) if t[2] == rounds]
+        return [with_tied({"kind": "longest_tie_break", "deal": deal, "trick": trick, "rounds": rounds,
+                           "cards": cards, "seat": taker}, tied)]
 
     def describe_highlight(self, highlight: Mapping[str, Any]) -> str | None:
         if highlight["kind"] != "longest_tie_break":
             return None
+        if highlight.get("tied"):
+            # A taker may be unknown (None): that trick is named without one.
+            tricks = [
+                _("trick %(trick)s of deal %(deal)s (%(name)s took all %(cards)s cards)") % {"name": name, **t}
+                if isinstance(t.get("seat"), int) else _("trick %(trick)s of deal %(deal)s") % t
+                for name, t in zip(tied_names(highlight), highlight["tied"])]
+            return ngettext("Longest tie-break: %(rounds)s tie-break round, in %(which)s.",
+                            "Longest tie-break: %(rounds)s tie-break rounds, in %(which)s.",
+                            highlight["rounds"]) % {"rounds": highlight["rounds"], "which": and_list(tricks)}
         text = ngettext(
             "Longest tie-break: trick %(trick)s of deal %(deal)s needed %(rounds)s tie-break round",
             "Longest tie-break: trick %(trick)s of deal %(deal)s needed %(rounds)s tie-break rounds",

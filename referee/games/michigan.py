@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 
 from referee.presenters import cards_word, chips_word, name_of, show_card
 
-from .base import FactQuery, GamePages, Row, RuleText, top_count
+from .base import FactQuery, GamePages, Row, RuleText, and_list, tied_names, top_count, with_tied
 
 #: How many of a deal's latest chip movements the recording screen lists.
 MOVEMENTS_SHOWN = 40
@@ -196,9 +196,17 @@ class MichiganPages(GamePages):
 
     def describe_highlight(self, highlight: Mapping[str, Any]) -> str | None:
         kind = highlight["kind"]
+        if kind == "biggest_prize" and highlight.get("tied"):
+            return _("Biggest prize pot: %(chips)s chips, taken by %(who)s.") % {
+                "chips": highlight["chips"], "who": and_list([
+                    _("%(name)s (the prize card %(card)s in deal %(deal)s)") % {"name": name, **t}
+                    for name, t in zip(tied_names(highlight), highlight["tied"])])}
         if kind == "biggest_prize":
             return _("Biggest prize pot: %(name)s took %(chips)s chips on the prize card %(card)s "
                      "in deal %(deal)s.") % highlight
+        if kind == "most_misplays" and highlight.get("tied"):
+            return _("Most misplays: %(who)s (%(count)s each).") % {
+                "who": and_list(tied_names(highlight)), "count": highlight["count"]}
         if kind == "most_misplays":
             return ngettext("Most misplays: %(name)s, %(count)s in the session.",
                             "Most misplays: %(name)s, %(count)s in the session.", highlight["count"]) % highlight
@@ -210,7 +218,9 @@ def _biggest_prize(prizes: Sequence[Sequence[Any]]) -> dict[str, Any] | None:
     if not taken:
         return None
     deal, seat, card, chips, _taken = max(taken, key=lambda p: (p[3], -p[0]))
-    return {"kind": "biggest_prize", "deal": deal, "seat": seat, "card": card, "chips": chips}
+    return with_tied({"kind": "biggest_prize", "deal": deal, "seat": seat, "card": card, "chips": chips},
+                     [{"seat": p[1], "deal": p[0], "card": p[2]}
+                      for p in sorted(taken, key=lambda p: p[0]) if p[3] == chips])
 
 
 def _most_misplays(misplays: Sequence[Sequence[int]], players: int) -> dict[str, Any] | None:

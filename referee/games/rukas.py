@@ -12,7 +12,7 @@ from django.utils.translation import ngettext
 from referee.presenters import RANKS_EN, name_of, names_list, show_rank
 from referee.rules.cards import RANK_TEXT_EN
 
-from .base import FactQuery, GamePages, Row, RuleText
+from .base import FactQuery, GamePages, Row, RuleText, and_list, tied_names, with_tied
 
 #: A rank's text -> its value, to find the lowest card that took a trick.
 RANK_ORDER = {text: value for value, text in RANK_TEXT_EN.items()}
@@ -180,9 +180,16 @@ class RukasPages(GamePages):
         if not taken:
             return [None]
         deal, trick, seat, rank = min(taken, key=lambda t: (RANK_ORDER[t[3]], t[0], t[1]))
-        return [{"kind": "lowest_taker", "deal": deal, "trick": trick, "seat": seat, "rank": rank}]
+        tied = [{"seat": t[2], "deal": t[0], "trick": t[1]}
+                for t in sorted(taken, key=lambda t: (t[0], t[1])) if RANK_ORDER[t[3]] == RANK_ORDER[rank]]
+        return [with_tied({"kind": "lowest_taker", "deal": deal, "trick": trick, "seat": seat, "rank": rank}, tied)]
 
     def describe_highlight(self, highlight: Mapping[str, Any]) -> str | None:
+        if highlight["kind"] == "lowest_taker" and highlight.get("tied"):
+            return _("Lowest card to take a trick: a %(rank)s, by %(who)s.") % {
+                "rank": highlight["rank"], "who": and_list([
+                    _("%(name)s (trick %(trick)s of deal %(deal)s)") % {"name": name, **t}
+                    for name, t in zip(tied_names(highlight), highlight["tied"])])}
         if highlight["kind"] == "lowest_taker":
             return _("Lowest card to take a trick: %(name)s took trick %(trick)s of deal %(deal)s "
                      "with a %(rank)s.") % highlight

@@ -10,7 +10,7 @@ from django.utils.translation import ngettext
 
 from referee.presenters import name_of
 
-from .base import FactQuery, GamePages, Row, top_count
+from .base import FactQuery, GamePages, Row, and_list, tied_names, top_count
 
 
 def headline(condition: str, player: int | None, names: Sequence[str]) -> str:
@@ -111,6 +111,9 @@ class VelniasPages(GamePages):
 
     def describe_highlight(self, highlight: Mapping[str, Any]) -> str | None:
         if highlight["kind"] == "most_stops":
+            if highlight.get("tied"):
+                return _("Most “Stop!” calls: %(who)s (%(count)s each).") % {
+                    "who": and_list(tied_names(highlight)), "count": highlight["count"]}
             return ngettext("Most “Stop!” calls: %(name)s emptied their hand first %(count)s time.",
                             "Most “Stop!” calls: %(name)s emptied their hand first %(count)s times.",
                             highlight["count"]) % highlight

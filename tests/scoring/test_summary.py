@@ -159,8 +159,11 @@ def test_rukas_lowest_card_taking_a_trick(club_setup: Any, on_commit: Any) -> No
     rukas_deal(club_setup, session, RUKAS_PLAN)
     summary = closed(club_setup, session, on_commit)
     highlight = build.for_reader(summary.data)["highlights"][0]
+    # Both deals' trick 1 was taken with a 2: both are named (issue 14, ties name everyone).
     assert highlight == {"kind": "lowest_taker", "deal": 1, "trick": 1, "seat": 0, "rank": "2",
-                         "text": "Lowest card to take a trick: Ona took trick 1 of deal 1 with a 2."}
+                         "tied": [{"seat": 0, "deal": 1, "trick": 1}, {"seat": 0, "deal": 2, "trick": 1}],
+                         "text": "Lowest card to take a trick: a 2, by Ona (trick 1 of deal 1) and "
+                                 "Ona (trick 1 of deal 2)."}
     # Tricks: Ona 2, Jonas 1, Rūta 0 per deal; pairwise money: Ona gets (2-1)+(2-0) = 3 a deal.
     assert [(r["name"], r["total"], r["money"]) for r in summary.data["standings"]] == [
         ("Ona", 4, "6.00"), ("Jonas", 2, "0.00"), ("Rūta", 0, "-6.00"),
@@ -230,7 +233,7 @@ def test_cheat_sharpest_challenger_from_the_referees_conclusions(club_setup: Any
 
 
 def test_elgeta_longest_tie_break(club_setup: Any) -> None:
-    """The trick with the most tie-break rounds; an equally long one later does not replace it.
+    """The trick with the most tie-break rounds; an equally long one later is named beside it.
     Tricks without a tie-break, and entries that are not tricks, are not even read."""
     four = [["QS", "10D", "4H", "AC"], ["JS", "AD", "AH", "4C"], ["6S", "7D", "9H", "QC"]]
     ties = [["9S", "9D", "5H", "9C"], ["2S", "2D", "2H", "2C"]]
@@ -245,9 +248,12 @@ def test_elgeta_longest_tie_break(club_setup: Any) -> None:
     facts = build.gather(session)
     assert facts["facts"] == {"tie_breaks": [[1, 2, 1, 8, 3], [2, 5, 2, 11, 3], [3, 1, 2, 12, 0]]}
     found = build.highlights(facts)
-    assert found == [{"kind": "longest_tie_break", "deal": 2, "trick": 5, "rounds": 2, "cards": 11, "seat": 3}]
+    assert found == [{"kind": "longest_tie_break", "deal": 2, "trick": 5, "rounds": 2, "cards": 11, "seat": 3,
+                      "tied": [{"seat": 3, "deal": 2, "trick": 5, "cards": 11},
+                               {"seat": 0, "deal": 3, "trick": 1, "cards": 12}]}]
     assert build.describe(found[0], ["A", "B", "C", "D"]) == (
-        "Longest tie-break: trick 5 of deal 2 needed 2 tie-break rounds; D took all 11 cards.")
+        "Longest tie-break: 2 tie-break rounds, in trick 5 of deal 2 (D took all 11 cards) and "
+        "trick 1 of deal 3 (A took all 12 cards).")
 
 
 def test_elgeta_longest_tie_break_of_played_deals(club_setup: Any, on_commit: Any) -> None:
