@@ -351,6 +351,8 @@ def read_list(value: object, field: str, length: int | None = None) -> list[Any]
 
 def read_count(value: object, field: str) -> int:
     """A whole number of cards (not a bool, not a float)."""
+    if value is None:  # a field left empty on the tablet: say so, not "not None"
+        raise IllegalEntry(gettext_noop("{field} is missing: give a whole number."), field=Term(field))
     if not isinstance(value, int) or isinstance(value, bool):
         raise IllegalEntry(
             gettext_noop("{field} must be a whole number, not {value}."), field=Term(field), value=message_repr(value)

@@ -372,6 +372,12 @@ def _read_card(value: object, notation: Notation) -> Card:
 
 def _read_counts(value: object, players: int) -> tuple[int, ...]:
     counts = read_list(value, "hand_counts", players)
+    for seat, count in enumerate(counts):
+        if count is None:  # a field left empty on the tablet: name whose count, not "hand_counts[2]"
+            raise IllegalEntry(
+                gettext_noop("The hand count of {player} is missing: give the number of cards they hold."),
+                player=Seat(seat),
+            )
     return tuple(read_count(count, f"hand_counts[{seat}]") for seat, count in enumerate(counts))
 
 

@@ -315,6 +315,11 @@ def _read_counts(value: object, condition: Condition, player: int | None, player
     hand = hand_size(players)
     counts = []
     for seat, count in enumerate(raw):
+        if count is None:  # a field left empty on the tablet: say so, not "not None"
+            raise IllegalEntry(
+                gettext_noop("The hand count of {player} is missing: give the number of cards they hold."),
+                player=Seat(seat),
+            )
         if not isinstance(count, int) or isinstance(count, bool):
             raise IllegalEntry(
                 gettext_noop("The hand count of {player} must be a whole number, not {value}."),

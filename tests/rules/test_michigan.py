@@ -855,3 +855,12 @@ def test_view_keys() -> None:
     assert view["last"] is None
     assert view["outcome"] is None
     assert view["cards_left"] == [11, 10, 10, 10]
+
+
+def test_a_count_left_empty_names_whose_count_is_missing() -> None:
+    """A count field left empty on the tablet arrives as null: the refusal says whose count is
+    missing, not "hand_counts[1] must be a whole number, not None"."""
+    state = GAME.new_deal(players=4, dealer=3)
+    assert refused(state, {"type": "out", "player": 0, "hand_counts": [0, None, 3, 3]}) == (
+        "The hand count of seat 1 is missing: give the number of cards they hold."
+    )

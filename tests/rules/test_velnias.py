@@ -206,6 +206,11 @@ def four() -> Any:
         (end("blocked", None, [1, 1.5, 1, 1]), "The hand count of seat 1 must be a whole number, not 1.5."),
         (end("blocked", None, [1, 1, True, 1]), "The hand count of seat 2 must be a whole number, not True."),
         (end("blocked", None, [1, 1, "3", 1]), "The hand count of seat 2 must be a whole number, not '3'."),
+        # A count left empty on the tablet reads as missing, not as "not None".
+        (
+            end("blocked", None, [1, None, 1, 1]),
+            "The hand count of seat 1 is missing: give the number of cards they hold.",
+        ),
         (
             end("empty_hand", 1, [1, 2, 1, 1]),
             "seat 1 placed their last card and called stop, so they hold 0 cards, not 2.",
