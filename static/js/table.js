@@ -318,15 +318,20 @@
     setup();
   }
 
+  // This screen's own refresh after its own change: a poll in flight meanwhile (or started while
+  // it runs) would bring the same news first and call it "another device", so it stands aside.
+  var refreshing = 0;
   function refresh() {
+    localChanges += 1;
+    refreshing += 1;
     return fetch(screen.dataset.liveUrl, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
       if (response.status !== 200) return;
       return response.text().then(swap);
-    }).catch(function () { /* the next poll brings it */ });
+    }).catch(function () { /* the next poll brings it */ }).then(function () { refreshing -= 1; });
   }
 
   function poll() {
-    if (sending || document.hidden) return;
+    if (sending || refreshing || document.hidden) return;
     var mark = localChanges;
     // The version this screen shows, as a validator: the server answers 304 (nothing rendered)
     // while it is still the deal's; the browser hands a 304 of a request that carries its own
@@ -334,7 +339,7 @@
     fetch(screen.dataset.liveUrl, { credentials: "same-origin", headers: { "If-None-Match": '"' + version + '"' } })
       .then(function (response) {
         // This screen changed the deal meanwhile: its own refresh shows that, not "another device".
-        if (mark !== localChanges) return;
+        if (mark !== localChanges || refreshing) return;
         var running = response.headers.get("X-Running-Deal");
         var finished = current().dataset.status === "finished";
         if (running && running !== dealId && finished && !dirty) {

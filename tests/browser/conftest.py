@@ -10,67 +10,20 @@ for these tests only (the server itself runs in its own thread).
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.conftest import chromium_path, need
+from tests.conftest import PASSWORD, TABLET, chromium_path, need, sign_in  # noqa: F401  (re-exported)
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
-TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
-PASSWORD = "pass-word-123"
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    path = chromium_path()
-    need(path is not None, "needs Debian's chromium (apt-get install chromium), as .ci/run installs")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=path,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-        )
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def open_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
-    """``open_page(user, language="en", size=TABLET)``: a signed-in page (via the login form)."""
-    contexts: list[Any] = []
-
-    def make(user: Any = None, language: str = "en", size: dict[str, int] = TABLET) -> Any:
-        context = browser.new_context(viewport=size, locale=language, base_url=live_server.url)
-        context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.js_errors = errors  # type: ignore[attr-defined]
-        if user is not None:
-            sign_in(page, user.get_username())
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
-
-
-def sign_in(page: Any, username: str, password: str = PASSWORD) -> None:
-    page.goto("/login/")
-    page.get_by_label(re.compile("Username|Naudotojo vardas")).fill(username)
-    page.get_by_label(re.compile("Password|Slaptažodis")).fill(password)
-    page.locator("form button[type=submit].primary").click()
-    page.wait_for_url(re.compile(r"/$"))
+# ``browser`` and ``open_page`` live in tests/conftest.py, so that a browser test outside this
+# folder (tests/sixth_game) shares the one Playwright session: a second one in the same
+# process would refuse to start inside the first one's event loop.
 
 
 def shoot(page: Any, name: str) -> None:

@@ -10,7 +10,6 @@ import pytest
 
 from referee import services
 from referee.models import Entry
-from tests.browser.conftest import browser, open_page  # noqa: F401  (the browser tests' fixtures)
 
 from .test_sixth_game import high_card  # noqa: F401  (the game, registered for the test)
 
@@ -27,9 +26,7 @@ def deal(high_card: None, club_setup: dict[str, Any]) -> Iterator[Any]:  # noqa:
     yield services.deal_start(session=session, user=club_setup["users"]["scorer"])
 
 
-def test_a_trick_is_tapped_in_recorded_and_explained(
-    deal: Any, open_page: Any, club_setup: dict[str, Any]  # noqa: F811
-) -> None:
+def test_a_trick_is_tapped_in_recorded_and_explained(deal: Any, open_page: Any, club_setup: dict[str, Any]) -> None:
     page = open_page(club_setup["users"]["scorer"])
     page.goto(f"/deals/{deal.pk}/")
     pad = page.locator("[data-rank-pad]")
