@@ -105,7 +105,9 @@ class Command(BaseCommand):
             entries.append({"type": "misplay", "player": rng.randrange(players)})
         out = rng.randrange(players)
         sizes = view["hand_sizes"]
-        counts = [0 if seat == out else rng.randint(1, sizes[seat]) for seat in range(players)]
+        # A prize card played has left its player's hand (the referee's bound since issue 12).
+        played = [sum(1 for e in entries if e["type"] == "prize" and e["player"] == seat) for seat in range(players)]
+        counts = [0 if seat == out else rng.randint(1, sizes[seat] - played[seat]) for seat in range(players)]
         entries.append({"type": "out", "player": out, "hand_counts": counts})
         return entries
 
