@@ -233,8 +233,9 @@ export function createSync({
 
   /** Decide a conflict. keep_server: the server's version stays; my records of that deal go to
       the queue's set-aside list (still listed, to re-enter by hand). mine_on_top: my records are
-      sent after the server's last entry. discard_mine: my records are removed (an entry the
-      server already stored with another verdict is undone there). */
+      sent after the server's last entry. discard_mine: my records leave the queue for the
+      set-aside list too, never sent (an entry the server already stored with another verdict is
+      undone there): nothing the scorer entered is dropped without a trace. */
   async function resolve(choice) {
     if (conflict === null) throw new Error("There is no conflict to resolve.");
     if (!conflict.resolutions.includes(choice)) {
@@ -265,7 +266,8 @@ export function createSync({
           throw new Error(answer.data.error || `The server did not undo the entry (HTTP ${answer.status}).`);
         }
       }
-      await queue.remove(keys);
+      // Set aside, not removed: the scorer may still read them (listAside) and re-enter one.
+      await queue.setAside(keys, DISCARD_MINE);
     }
     const done = { choice, kind: conflict.kind, keys };
     conflict = null;

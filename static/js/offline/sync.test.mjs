@@ -294,12 +294,12 @@ test("put mine on top: my entries are stored after the other device's, in order"
   assert.deepEqual(await t.queue.listAside(), []);
 });
 
-test("discard mine: my entries are gone, the server's deal is untouched", async () => {
+test("discard mine: my entries leave the queue for the set-aside list, the server's deal is untouched", async () => {
   const t = await staleConflict();
   await t.sync.resolve(DISCARD_MINE);
   await t.sync.settled();
   assert.equal(await t.queue.count(), 0);
-  assert.deepEqual(await t.queue.listAside(), []);
+  assert.deepEqual((await t.queue.listAside()).map((r) => [r.key, r.reason]), [["a", DISCARD_MINE], ["b", DISCARD_MINE]]);
   assert.deepEqual(stored(t.server, t.deal), [[1, "other-0"]]);
 });
 
@@ -368,14 +368,14 @@ test("verdict: put mine on top sends my later entries after the server's", async
   assert.deepEqual(stored(t.server, t.deal), [[1, "a"], [2, "b"]]);
 });
 
-test("verdict: discard mine undoes my entry on the server and drops the rest", async () => {
+test("verdict: discard mine undoes my entry on the server and sets all of mine aside", async () => {
   const t = await verdictConflict();
   await t.sync.resolve(DISCARD_MINE);
   await t.sync.settled();
   assert.deepEqual(stored(t.server, t.deal), []);
   assert.deepEqual(t.server.requests.at(-1), ["POST", `/api/deals/${t.deal}/undo/`, { expected_seq: 1 }]);
   assert.equal(await t.queue.count(), 0);
-  assert.deepEqual(await t.queue.listAside(), []);
+  assert.deepEqual((await t.queue.listAside()).map((r) => [r.key, r.reason]), [["a", DISCARD_MINE], ["b", DISCARD_MINE]]);
 });
 
 test("verdict: when the undo is refused the conflict stays and nothing is removed", async () => {
