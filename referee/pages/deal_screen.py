@@ -17,6 +17,7 @@ from referee.rules.cards import SUITS
 
 from .access import can_record
 from .entry_form import new_key
+from .offline_text import offline_text
 
 #: How many of the deal's latest entries the recording screen lists.
 RECENT_ENTRIES = 6
@@ -115,6 +116,8 @@ def _js_text(names: list[str], words: dict[str, str]) -> dict[str, Any]:
         "names": names,
         # The words refusals use for fields: a refusal goes beside the control that claims one.
         "words": words,
+        # What the offline modules say (status, conflict, drafts: static/js/table/).
+        "offline_text": offline_text(),
     }
 
 
