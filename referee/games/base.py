@@ -105,9 +105,15 @@ class GamePages:
     ) -> dict[str, Any]:
         """The game's part of the recording screen's context (read by its partial).
 
-        ``redraw`` is the typed form when one of ``redraw_actions`` asked for the screen again.
+        ``redraw`` is the typed form to show again, as typed: after a refusal, or as
+        ``redraw_form`` made it when one of ``redraw_actions`` asked for the screen again.
         """
         return {}
+
+    def redraw_form(self, action: str, typed: Mapping[str, Any]) -> dict[str, Any]:
+        """The form the scorer asked for with ``action`` (one of ``redraw_actions``), from what
+        they typed; nothing is stored. A game adds here what the action asks for."""
+        return dict(typed)
 
     def running_points(self, view: Mapping[str, Any]) -> list[int] | None:
         """Points the running deal has already given each seat, for games that keep a running

@@ -87,9 +87,20 @@ class ElgetaPages(GamePages):
             ],
         }
         if not finished:
-            entered = (redraw.get("rounds") or []) if redraw is not None else None
-            context["rounds"] = trick_rows(state, view, names, notation, entered=entered)
+            # A trick typed and refused (or redrawn) comes back round for round as typed; a
+            # refused finish or undo carries no rounds, so the trick form shows what is known.
+            typed = redraw.get("rounds") if redraw is not None else None
+            entered = [list(r) if isinstance(r, list) else [] for r in typed] if isinstance(typed, list) else []
+            context["rounds"] = trick_rows(state, view, names, notation, entered=entered or None)
         return context
+
+    def redraw_form(self, action: str, typed: Mapping[str, Any]) -> dict[str, Any]:
+        """One more tie-break round, empty (the cards the referee knows fill it in)."""
+        form = dict(typed)
+        if action == "more_rounds":
+            rounds = form.get("rounds")
+            form["rounds"] = [*(rounds if isinstance(rounds, list) else [[]]), []]
+        return form
 
     def refusal_hint(
         self, state: Mapping[str, Any], notation: str, params: Mapping[str, Any], payload: Mapping[str, Any]
@@ -276,13 +287,14 @@ def trick_rows(
     entered: list[list[Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """The trick form's rounds: the cards the referee knows filled in (all of them, tie-breaks
-    included, once the deal is determined), or what the scorer entered so far plus a new round."""
+    included, once the deal is determined), or the rounds the scorer has on the form (typed, or
+    an empty round they asked for, where a card the referee knows fills an untyped cell)."""
     order = _play_order(view)
     known = sequences(state, order)
     if entered is None:
         rounds = determined_trick(known, view["counts"], order)
     else:
-        rounds = [round_cards(known, view["counts"], order, index) for index in range(len(entered) + 1)]
+        rounds = [round_cards(known, view["counts"], order, index) for index in range(len(entered))]
     expected = view["expected"]
     rows = []
     for index, cells in enumerate(rounds):

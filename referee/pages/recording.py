@@ -52,11 +52,12 @@ def _deal_post(request: HttpRequest, deal: Deal, role: str | None) -> HttpRespon
     action = request.POST.get("action", "entry")
     form_id = request.POST.get("form", "entry")
     expected_seq = read_int(request.POST.get("expected_seq", ""))
-    if action in PAGES[deal.session.game].redraw_actions:
-        # The screen again from what was typed (e.g. one more tie-break round): nothing is written.
-        context = deal_context(deal, request.user, role, redraw=payload_from_form(request.POST))
-        return render(request, "referee/deal.html", context)
     payload = payload_from_form(request.POST)
+    pages = PAGES[deal.session.game]
+    if action in pages.redraw_actions:
+        # The screen again from what was typed (e.g. one more tie-break round): nothing is written.
+        context = deal_context(deal, request.user, role, redraw=pages.redraw_form(action, payload))
+        return render(request, "referee/deal.html", context)
     try:
         if action == "undo":
             services.entry_undo(deal_id=deal.pk, user=request.user, expected_seq=expected_seq)
@@ -67,8 +68,9 @@ def _deal_post(request: HttpRequest, deal: Deal, role: str | None) -> HttpRespon
             )
     except Refusal as error:
         deal.refresh_from_db()
+        # The form comes back exactly as typed (every Elgeta round too), never a default.
         context = deal_context(
-            deal, request.user, role, errors={form_id: error.message}, entered={form_id: payload},
+            deal, request.user, role, errors={form_id: error.message}, entered={form_id: payload}, redraw=payload,
         )
         return render(request, "referee/deal.html", context, status=error.status)
     return redirect("deal", pk=deal.pk)
