@@ -1,4 +1,5 @@
-"""The tablet's ES modules (static/js/offline/: the queue, the sync, ...) tested by Node's own
+"""The tablet's ES modules (static/js/offline/: the queue, the sync, ...; static/js/table/: the
+recording screen's drafts, conflict dialog and sync line) tested by Node's own
 test runner, so that `make test` and .ci/run run them beside the Python tests. IndexedDB
 comes from the npm package fake-indexeddb (package-lock.json pins it), fetch from a fake
 server in static/js/offline/fake-server.mjs."""
@@ -10,13 +11,18 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import need
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = ROOT / "static" / "js" / "offline"
+#: Each folder of modules with *.test.mjs files, run as its own node --test.
+FOLDERS = [MODULES, ROOT / "static" / "js" / "table"]
 
 
-def test_offline_modules_pass_their_node_tests() -> None:
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda path: path.name)
+def test_offline_modules_pass_their_node_tests(folder: Path) -> None:
     node = shutil.which("node")
     need(node is not None, "needs Node.js (apt-get install nodejs npm) to run static/js/offline's tests")
     need(
@@ -28,7 +34,7 @@ def test_offline_modules_pass_their_node_tests() -> None:
         # The modules are ES modules named .js (the browser loads them as they are); Node finds
         # that out itself and would say so once per file.
         [node, "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", "--test", "--test-reporter=tap",
-         str(MODULES.relative_to(ROOT)) + "/"],
+         str(folder.relative_to(ROOT)) + "/"],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
     )
     report = done.stdout + done.stderr
