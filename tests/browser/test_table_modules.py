@@ -1,0 +1,306 @@
+"""static/js/table/'s drafts, conflict dialog and sync line in real Chromium, on the real
+recording screens (their markup, their i18n JSON, their styles):
+
+- drafts.js: a half-entered Velnias ending (tiles, the caller, steppers, a count locked at 0)
+  and an Elgeta trick with its tie-break round (rank pad taps, no input event) come back
+  after a reload, from queue.js's IndexedDB;
+- conflict.js: the two versions side by side in the club's words, a modal dialog with focus
+  in it, big buttons, fitting a 390 px phone, axe-clean; Escape does not dismiss it; discard
+  asks once more; a failed choice says why and can be tried again; Lithuanian on an LT page;
+- status.js and the set-aside list in Lithuanian from the page's own sentences.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from referee import services
+
+from .conftest import check_a11y, shoot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+#: In the page: the queue's drafts for one form of this deal; restore, then save on changes.
+ATTACH = """async (formId) => {
+  const { openQueue } = await import("/static/js/offline/queue.js");
+  const drafts = await import("/static/js/table/drafts.js");
+  const queue = await openQueue();
+  const store = drafts.draftStore(queue);
+  const form = document.getElementById(formId);
+  const key = { deal: Number(document.getElementById("deal").dataset.deal), form: formId };
+  const restored = await drafts.restoreDraft(form, { store, key });
+  window.draft = drafts.attachDrafts(form, { store, key });
+  return { restored: restored.restored, reason: restored.reason || null, missing: restored.missing || [] };
+}"""
+
+#: In the page: what the form's visible fields hold, by name, in order.
+VALUES = """(formId) => Array.from(document.getElementById(formId).elements)
+  .filter((el) => el.name && !["hidden", "submit", "button"].includes(el.type))
+  .map((el) => [el.name, el.type === "radio" ? el.checked : el.value])"""
+
+
+def velnias_deal(club_setup: dict[str, Any]) -> Any:
+    m, scorer = club_setup["members"], club_setup["users"]["scorer"]
+    session = services.session_start(club=club_setup["club"], game="velnias", user=scorer,
+                                     players=[m["admin"], m["scorer"], m["member"], m["Petras"]])
+    return services.deal_start(session=session, user=scorer)
+
+
+def rukas_deal(club_setup: dict[str, Any]) -> Any:
+    m, scorer = club_setup["members"], club_setup["users"]["scorer"]
+    session = services.session_start(club=club_setup["club"], game="rukas", user=scorer,
+                                     players=[m["admin"], m["scorer"], m["member"], m["Petras"], m["Asta"]],
+                                     options={"notation": "lt"})
+    return services.deal_start(session=session, user=scorer, dealer=4)
+
+
+def test_a_half_entered_velnias_ending_survives_a_reload(open_page: Any, club_setup: dict[str, Any]) -> None:
+    deal = velnias_deal(club_setup)
+    page = open_page(club_setup["users"]["scorer"])
+    page.goto(f"/deals/{deal.pk}/")
+    assert page.evaluate(ATTACH, "form-end") == {"restored": False, "reason": "none", "missing": []}
+    for _ in range(2):
+        page.get_by_role("button", name="One card more for Jonas").click()
+    page.get_by_role("button", name="One card more for Petras").click()
+    page.locator("label.tile", has_text="Emptied hand").click()
+    page.locator("[data-caller]").get_by_role("radio", name="Jonas", exact=True).check()
+    # The screen shows Jonas's count as 0 and locks it; what was typed (3) is the draft's.
+    assert page.get_by_role("spinbutton", name="Jonas", exact=True).input_value() == "0"
+    page.evaluate("window.draft.flush()")
+    before = page.evaluate(VALUES, "form-end")
+
+    page.reload()
+    page.get_by_role("heading", name=re.compile("deal 1")).wait_for()
+    assert page.get_by_role("spinbutton", name="Jonas", exact=True).input_value() == "1"  # a fresh page
+    assert page.evaluate(ATTACH, "form-end") == {"restored": True, "reason": None, "missing": []}
+    after = page.evaluate(VALUES, "form-end")
+    counts = [value for name, value in after if name == "f:hand_counts:ints"]
+    assert counts == ["1", "3", "1", "2"]
+    checked = {name: value for name, value in after if value is True}
+    assert page.locator("label.tile", has_text="Emptied hand").locator("input").is_checked()
+    assert page.locator("[data-caller]").get_by_role("radio", name="Jonas", exact=True).is_checked()
+    assert set(checked) == {"f:condition:str", "f:player:int"}
+    # Everything but the locked count (typed 3, shown 0 before) is as it was.
+    assert [pair for pair in after if pair[0] != "f:hand_counts:ints"] == [
+        pair for pair in before if pair[0] != "f:hand_counts:ints"]
+    assert page.js_errors == []
+
+    # Recorded: the draft goes, and the next reload shows a fresh form.
+    page.evaluate("""async () => {
+      const { openQueue } = await import("/static/js/offline/queue.js");
+      const { draftStore, clearDraft } = await import("/static/js/table/drafts.js");
+      const key = { deal: Number(document.getElementById("deal").dataset.deal), form: "form-end" };
+      await clearDraft({ store: draftStore(await openQueue()), key });
+    }""")
+    page.reload()
+    assert page.evaluate(ATTACH, "form-end") == {"restored": False, "reason": "none", "missing": []}
+
+
+def test_an_elgeta_trick_with_its_tie_break_round_survives_a_reload(open_page: Any, club_setup: dict[str, Any]) -> None:
+    m, scorer = club_setup["members"], club_setup["users"]["scorer"]
+    session = services.session_start(club=club_setup["club"], game="elgeta", user=scorer,
+                                     players=[m["admin"], m["scorer"], m["member"], m["Petras"]],
+                                     options={"suits": ["S", "D", "H", "C"]})
+    deal = services.deal_start(session=session, user=scorer)
+    page = open_page(scorer)
+    page.goto(f"/deals/{deal.pk}/")
+    page.evaluate(ATTACH, "form-trick")
+    pad = page.locator("[data-rank-pad]")
+    for rank in ("J", "A", "A", "4"):  # the seed's tie of aces: the referee asks for round 2
+        pad.get_by_role("button", name=rank, exact=True).click()
+    page.locator('[data-round="1"]').wait_for()
+    for rank in ("6", "7"):
+        pad.get_by_role("button", name=rank, exact=True).click()
+    page.evaluate("window.draft.flush()")
+    rounds = page.evaluate(VALUES, "form-trick")
+    assert [value for _name, value in rounds][:6] == ["J♠", "A♦", "A♥", "4♣", "6♠", "7♦"]
+
+    page.reload()
+    page.get_by_role("heading", name=re.compile("Trick 1")).wait_for()
+    assert page.locator('[data-round="1"]').count() == 0
+    answer = page.evaluate(ATTACH, "form-trick")
+    assert answer == {"restored": True, "reason": None, "missing": []}
+    assert page.locator('[data-round="1"] legend').inner_text() == "Round 2: tie-break"
+    assert page.evaluate(VALUES, "form-trick") == rounds
+    # The grown row's labels still name each player's slot.
+    assert page.get_by_label("Petras").nth(1).input_value() == ""
+    assert page.js_errors == []
+
+
+#: In the page: show a conflict in sync.js's shape; every choice is recorded in window.chosen.
+SHOW = """async ({ conflict, fail }) => {
+  const { showConflict, conflictText } = await import("/static/js/table/conflict.js");
+  const text = conflictText(JSON.parse(document.getElementById("i18n").textContent));
+  window.chosen = [];
+  let failures = fail;
+  const shown = showConflict(document.body, conflict, { text, onChoose: async (choice) => {
+    window.chosen.push(choice);
+    if (failures > 0) { failures -= 1; throw new Error("The server did not undo the entry (HTTP 409)."); }
+  } });
+  window.done = shown.chosen;
+}"""
+
+
+def stale_conflict(deal: Any) -> dict[str, Any]:
+    """What sync.js reports when another device recorded trick 1 while this tablet's waited."""
+    return {
+        "kind": "stale", "key": "mine-1", "deal": deal.pk, "at": 0,
+        "message": "Another device recorded in this deal first: it is at entry 1 now.",
+        "resolutions": ["keep_server", "mine_on_top", "discard_mine"],
+        "mine": {"records": [
+            {"kind": "entry", "key": "mine-1", "deal": deal.pk, "expected_seq": 0, "order": 1, "at": 0,
+             "payload": {"type": "trick", "cards": ["3", "9", "9", "V", "4"]},
+             "verdict": {"taker": "Petras", "text": "Petras takes the trick with the jack; the two nines cancel."}},
+            {"kind": "entry", "key": "mine-2", "deal": deal.pk, "expected_seq": 1, "order": 2, "at": 0,
+             "payload": {"type": "trick", "cards": ["5", "K", "2", "8", "6"]},
+             "verdict": {"taker": "Jonas", "text": "Jonas takes the trick with the king."}},
+        ]},
+        "server": {"status": 409, "code": "stale_seq", "seq": 1,
+                   "error": "Another device recorded in this deal first: it is at entry 1 now.",
+                   "entries": [{"seq": 1, "active": True, "idempotency_key": "other", "payload": {
+                       "type": "trick", "cards": ["T", "3", "4", "5", "6"]},
+                       "result": {"taker": "Ona", "text": "Ona takes the trick with the ace."}}]},
+    }
+
+
+def dialog_fits(page: Any) -> None:
+    box = page.evaluate("""() => {
+      const d = document.querySelector("dialog.conflict");
+      const r = d.getBoundingClientRect();
+      return { left: r.left, right: r.right, width: innerWidth, scroll: d.scrollWidth - d.clientWidth,
+               buttons: Array.from(d.querySelectorAll("button")).filter((b) => b.offsetParent)
+                 .map((b) => [b.textContent, b.getBoundingClientRect().height, b.getBoundingClientRect().width]) };
+    }""")
+    assert box["left"] >= 0 and box["right"] <= box["width"], box
+    assert box["scroll"] <= 0, f"the dialog scrolls sideways: {box}"
+    assert box["buttons"] and all(height >= 44 and width >= 44 for _t, height, width in box["buttons"]), box
+
+
+def test_the_conflict_dialog_shows_both_versions_and_asks_before_discarding(
+    open_page: Any, club_setup: dict[str, Any]
+) -> None:
+    deal = rukas_deal(club_setup)
+    page = open_page(club_setup["users"]["scorer"])
+    page.goto(f"/deals/{deal.pk}/")
+    page.evaluate(SHOW, {"conflict": stale_conflict(deal), "fail": 0})
+    dialog = page.get_by_role("dialog", name="Two versions of this deal")
+    dialog.wait_for()
+    assert page.evaluate("document.activeElement.closest('dialog.conflict') !== null"), "focus moved into the dialog"
+    server = dialog.locator(".conflict-server")
+    mine = dialog.locator(".conflict-mine")
+    assert server.get_by_role("heading").inner_text() == "On the server"
+    assert [" ".join(t.split()) for t in server.locator("li").all_inner_texts()] == [
+        "#1 trick: T 3 4 5 6 Ona takes the trick with the ace."]
+    mine_lines = [" ".join(t.split()) for t in mine.locator("li").all_inner_texts()]
+    assert mine_lines == [
+        "#1 trick: 3 9 9 V 4 Petras takes the trick with the jack; the two nines cancel.",
+        "#2 trick: 5 K 2 8 6 Jonas takes the trick with the king.",
+    ]
+    assert "The server says: Another device recorded in this deal first" in dialog.inner_text()
+    assert "{" not in dialog.inner_text(), "no JSON on screen"
+    assert dialog.get_by_role("button").all_inner_texts() == [
+        "Keep the server's", "Put mine on top of it", "Discard mine"]
+    dialog_fits(page)
+    shoot(page, "offline-conflict")
+    check_a11y(page)
+
+    page.keyboard.press("Escape")  # a choice is needed: the conflict does not go away unanswered
+    assert dialog.is_visible()
+
+    dialog.get_by_role("button", name="Discard mine").click()
+    question = dialog.get_by_text("Discard this tablet's entries?")
+    assert question.is_visible()
+    assert page.evaluate("document.activeElement.textContent").startswith("Discard this tablet's entries?")
+    assert "Set aside on this device" in question.inner_text()
+    assert not dialog.get_by_role("button", name="Keep the server's").is_visible()
+    dialog_fits(page)
+    dialog.get_by_role("button", name="Back").click()
+    assert dialog.get_by_role("button", name="Keep the server's").is_visible()
+    assert page.evaluate("window.chosen") == []
+    dialog.get_by_role("button", name="Discard mine").click()
+    dialog.get_by_role("button", name="Yes, discard mine").click()
+    page.wait_for_function("document.querySelector('dialog.conflict') === null")
+    assert page.evaluate("window.done") == "discard_mine"
+    assert page.evaluate("window.chosen") == ["discard_mine"]
+    assert page.js_errors == []
+
+
+def test_a_failed_choice_says_why_and_can_be_tried_again_on_a_phone(open_page: Any, club_setup: dict[str, Any]) -> None:
+    deal = rukas_deal(club_setup)
+    page = open_page(club_setup["users"]["scorer"], size=PHONE)
+    page.goto(f"/deals/{deal.pk}/")
+    page.evaluate(SHOW, {"conflict": stale_conflict(deal), "fail": 1})
+    dialog = page.get_by_role("dialog", name="Two versions of this deal")
+    dialog.wait_for()
+    dialog_fits(page)
+    # One above the other on a phone: the server's version first.
+    tops = page.evaluate("""() => ['.conflict-server', '.conflict-mine'].map(
+      (s) => document.querySelector(s).getBoundingClientRect().top)""")
+    assert tops[0] < tops[1]
+    dialog.get_by_role("button", name="Put mine on top of it").click()
+    dialog.get_by_role("alert").get_by_text("Not resolved: The server did not undo the entry (HTTP 409).").wait_for()
+    assert dialog.get_by_role("button", name="Put mine on top of it").is_enabled()
+    dialog.get_by_role("button", name="Put mine on top of it").click()
+    page.wait_for_function("document.querySelector('dialog.conflict') === null")
+    assert page.evaluate("window.chosen") == ["mine_on_top", "mine_on_top"]
+    assert page.evaluate("window.done") == "mine_on_top"
+
+
+def test_a_refusal_offers_no_mine_on_top_and_the_page_speaks_lithuanian(
+    open_page: Any, club_setup: dict[str, Any]
+) -> None:
+    deal = rukas_deal(club_setup)
+    page = open_page(club_setup["users"]["scorer"], language="lt")
+    page.goto(f"/deals/{deal.pk}/")
+    refused = {
+        "kind": "refused", "key": "mine-1", "deal": deal.pk, "at": 0,
+        "message": "Ona šiame dalijime jau sužaidė tūzą.", "resolutions": ["keep_server", "discard_mine"],
+        "mine": {"records": stale_conflict(deal)["mine"]["records"][:1]},
+        "server": {"status": 400, "code": "illegal_entry", "error": "Ona šiame dalijime jau sužaidė tūzą."},
+    }
+    page.evaluate(SHOW, {"conflict": refused, "fail": 0})
+    dialog = page.get_by_role("dialog", name="Dvi šio dalijimo versijos")
+    dialog.wait_for()
+    assert dialog.get_by_role("button").all_inner_texts() == ["Palikti serverio", "Atmesti mano"]
+    assert "Serveris sako: Ona šiame dalijime jau sužaidė tūzą." in dialog.inner_text()
+    assert dialog.locator(".conflict-mine h3").inner_text() == "Šioje planšetėje, dar neišsiųsta"
+    check_a11y(page)
+    dialog.get_by_role("button", name="Palikti serverio").click()
+    page.wait_for_function("document.querySelector('dialog.conflict') === null")
+    assert page.evaluate("window.chosen") == ["keep_server"]
+
+    # The sync line and the set-aside list, from the page's own Lithuanian sentences.
+    said = page.evaluate("""async () => {
+      const { renderStatus } = await import("/static/js/table/status.js");
+      const { renderSetAside, conflictText } = await import("/static/js/table/conflict.js");
+      const i18n = JSON.parse(document.getElementById("i18n").textContent);
+      const line = document.createElement("p");
+      document.body.append(line);
+      const now = Date.now();
+      renderStatus(line, { state: "idle", waiting: 3, lastSyncedAt: now - 120000 }, i18n, now);
+      const first = line.textContent;
+      renderStatus(line, { state: "offline", waiting: 12, lastSyncedAt: now - 120000 }, i18n, now);
+      const box = document.createElement("div");
+      document.body.append(box);
+      renderSetAside(box, [
+        { kind: "entry", key: "a", expected_seq: 0, payload: { type: "trick", cards: ["3", "9"] },
+          reason: "discard_mine", aside_at: now },
+        { kind: "entry", key: "b", expected_seq: 1, payload: { type: "trick", cards: ["K"] },
+          reason: "keep_server", aside_at: now },
+      ], { text: conflictText(i18n) });
+      return { first, second: line.textContent, time: line.querySelector("time").textContent,
+               aside: box.querySelector("summary").textContent,
+               items: Array.from(box.querySelectorAll("li")).map((li) => li.textContent) };
+    }""")
+    assert re.fullmatch(r"3 įrašai laukia · paskutinį kartą sinchronizuota \d\d:\d\d \(prieš 2 minutes\)",
+                        said["first"])
+    assert said["second"].startswith("Be ryšio: 12 įrašų laikoma šiame įrenginyje · ")
+    assert said["aside"] == "Atidėta šiame įrenginyje (2)"
+    assert said["items"][0].startswith("#1 ") and "3 9" in said["items"][0] and "atmesta" in said["items"][0]
+    assert "palikta serverio versija" in said["items"][1]
+    assert page.js_errors == []
