@@ -1,0 +1,53 @@
+/* What the referee says before anything is recorded: a Velnias ending's payments while the
+   scorer fills it in, and an Elgeta trick's tie-break rounds as its cards come in. */
+
+import { S, post } from "./shared.js";
+import { payloadFrom } from "./form.js";
+import { addRound, lastRoundComplete } from "./pad.js";
+import { clearErrors, showError } from "./errors.js";
+
+let previewTimer = null;
+
+/** Elgeta: a finished round goes to the referee, who says who takes or asks for a tie-break. */
+export function askAboutRounds(form) {
+  const box = form.querySelector("[data-preview-box]");
+  if (!lastRoundComplete(form)) { if (box) box.hidden = true; return; }
+  post(S.screen.dataset.previewUrl, payloadFrom(form)).then((result) => {
+    if (result.status === 200) {
+      box.hidden = false;
+      box.innerHTML = result.data.html;
+      return;
+    }
+    const data = result.data || {};
+    if (typeof data.next_round === "number") {
+      box.hidden = true;
+      addRound(form, data.next_round, data.prefill || [], data.empty || [], data.possible || [], data.error);
+      if (lastRoundComplete(form)) askAboutRounds(form);  // the referee knew every card of it
+      return;
+    }
+    box.hidden = true;
+    clearErrors();
+    showError(form.id, data.error || ("HTTP " + result.status));
+  }).catch(() => { /* the referee answers again when the trick is recorded */ });
+}
+
+export function schedulePreview(form) {
+  clearTimeout(previewTimer);
+  previewTimer = setTimeout(() => runPreview(form), 200);
+}
+
+function runPreview(form) {
+  const box = form.querySelector("[data-preview-box]");
+  if (!box) return;
+  const payload = payloadFrom(form);
+  if (!payload.condition || (payload.condition !== "blocked" && payload.player == null)) {
+    box.hidden = true;
+    return;
+  }
+  post(S.screen.dataset.previewUrl, payload).then((result) => {
+    clearErrors();
+    if (result.status === 200) { box.hidden = false; box.innerHTML = result.data.html; return; }
+    box.hidden = true;
+    showError(form.id, (result.data && result.data.error) || ("HTTP " + result.status));
+  }).catch(() => { box.hidden = true; });
+}

@@ -1,0 +1,83 @@
+/* The recording screen, wired: the one module deal.html loads. Each job is a module of its
+   own (form.js the entry a form holds, pad.js the card pad and steppers, preview.js what the
+   referee says before recording, errors.js refusals beside their cause, live.js the server's
+   rendering and the poll, record.js recording online, offline.js the device's own referee and
+   queue); this one only listens to the page and hands each event to its module. Listeners are
+   delegated to the live box, so they survive every swap. */
+
+import { S, init } from "./shared.js";
+import { clearErrors } from "./errors.js";
+import { lastRoundComplete, michiganOutSync, padClick, setupForms, step, syncStepper, typedCard, velniasSync,
+  markActive, onCardsChanged } from "./pad.js";
+import { askAboutRounds, schedulePreview } from "./preview.js";
+import { onSwap, poll } from "./live.js";
+import { loadPending, nextDeal, onRestore, send, submitEntry, undo } from "./record.js";
+import { startOffline } from "./offline.js";
+
+const screen = document.getElementById("deal");
+if (screen) start(screen);
+
+function setup() {
+  setupForms(S.liveBox);
+  S.liveBox.querySelectorAll("form[data-elgeta]").forEach((form) => {
+    if (S.canRecord && lastRoundComplete(form)) askAboutRounds(form);
+  });
+}
+
+function start(screen) {
+  init(screen);
+  onSwap(setup);
+  onCardsChanged(askAboutRounds);
+  onRestore((form) => { if (form.hasAttribute("data-preview")) schedulePreview(form); });
+  const { liveBox } = S;
+
+  liveBox.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (form.hasAttribute("data-entry")) { event.preventDefault(); submitEntry(form); }
+    else if (form.hasAttribute("data-undo")) { event.preventDefault(); undo(form); }
+    else if (form.hasAttribute("data-next-deal")) { event.preventDefault(); nextDeal(form); }
+  });
+  liveBox.addEventListener("click", (event) => {
+    const button = event.target.closest("button");
+    if (!button) return;
+    if (button.closest("[data-rank-pad], [data-suit-pad]")) { event.preventDefault(); padClick(button); }
+    else if (button.hasAttribute("data-step")) { event.preventDefault(); step(button); }
+  });
+  liveBox.addEventListener("focusin", (event) => {
+    const input = event.target.closest("[data-card-input]");
+    if (input) markActive(input.closest("form"), input);
+  });
+  liveBox.addEventListener("change", (event) => {
+    const form = event.target.closest("form");
+    if (!form) return;
+    if (form.hasAttribute("data-elgeta") && event.target.matches("[data-card-input]")) askAboutRounds(form);
+    if (form.hasAttribute("data-entry")) S.dirty = true;
+    // The scorer is answering the refusal: it goes until the referee says something again.
+    if (form.hasAttribute("data-entry") && form.querySelector(".field-error:not(:empty), .error:not(:empty)")) clearErrors();
+    if (event.target.matches(".stepper input")) syncStepper(event.target);
+    if (form.hasAttribute("data-preview")) { velniasSync(form); schedulePreview(form); }
+    if (form.hasAttribute("data-out")) michiganOutSync(form);
+  });
+  liveBox.addEventListener("input", (event) => {
+    const form = event.target.closest("form[data-entry]");
+    if (form) S.dirty = true;
+    if (form && event.target.matches("[data-card-input]")) typedCard(form, event.target);
+  });
+
+  setup();
+  // The offline path starts in the background (the engine loads in its worker); online
+  // recording never waits for it. It answers whether it holds the entry kept from before a
+  // reload (then its sync sends it), else this screen resends it as it always did.
+  const kept = S.canRecord ? loadPending() : null;
+  startOffline({ kept }).then((holdsKept) => {
+    if (kept && !holdsKept) {
+      S.syncLine.dataset.state = "retrying";
+      S.syncLine.textContent = S.T.resending;
+      send(kept, 1);
+    }
+  });
+  setInterval(poll, S.canRecord ? 3000 : 2000);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
+  // Back to this screen from the browser's history: it may show an older state, so ask at once.
+  window.addEventListener("pageshow", (event) => { if (event.persisted) poll(); });
+}
