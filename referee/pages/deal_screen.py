@@ -18,6 +18,7 @@ from referee.rules.cards import SUITS
 from .access import can_record
 from .entry_form import new_key
 from .offline_text import offline_text
+from .table_offline_text import table_offline_text
 
 #: How many of the deal's latest entries the recording screen lists.
 RECENT_ENTRIES = 6
@@ -88,6 +89,7 @@ def deal_context(
         "next_dealer": rules.next_dealer(rules.from_dict(deal.state)) if finished else None,
         "later_deal": later_deal,
         "stake": session.stake,
+        "snapshot": deal.state,  # the deal's raw snapshot: the tablet's engine goes on from it offline
         "js_text": _js_text(names, pages.words()),
     }
     context.update(pages.screen(view, names, notation, state=deal.state, finished=finished, redraw=redraw))
@@ -118,6 +120,7 @@ def _js_text(names: list[str], words: dict[str, str]) -> dict[str, Any]:
         "words": words,
         # What the offline modules say (status, conflict, drafts: static/js/table/).
         "offline_text": offline_text(),
+        "offline_table": table_offline_text(),
     }
 
 
