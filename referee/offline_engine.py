@@ -13,8 +13,18 @@ run ``manage.py build_engine``):
 - ``pyodide-<its version>/``: what the worker loads of Pyodide, copied from
   ``node_modules/pyodide`` (``npm ci``: package-lock.json pins it with its integrity hash),
   so that the project serves it like its other static files, never from a CDN;
+- ``engine-<version>.snapshot``: Pyodide's memory with the engine already imported, gzipped
+  (made through Node by ``referee/offline_snapshot.mjs``; left out, with a warning, when Node
+  cannot make it: the worker then starts Python itself, some seconds slower). Why: Pyodide's
+  standard library is shipped as ``.py`` sources, so a plain start compiles about two hundred
+  modules before the engine is imported, several seconds of a tablet's CPU at every load;
+  restoring the snapshot skips all of it. Its name does not end in ``.gz`` on purpose: a
+  server guessing ``Content-Encoding: gzip`` from the name would have the browser unpack it
+  before the worker does;
 - ``engine.json``, the manifest the worker reads first: ``{version, archive, catalogue,
-  pyodide, files, sha256}`` (``sha256`` of the archive and the catalogue, checked before use).
+  snapshot, pyodide, lock_info, files, sha256}`` (``sha256`` of the archive, the catalogue and
+  the snapshot, checked before use; ``lock_info`` is Pyodide's lock file's header, all the
+  worker passes of it, since it never loads a package).
 
 ``<version>`` hashes every input (engine, glue, page modules for the words, compiled ``.mo`` catalogues),
 so a tablet holding an older engine or older messages sees a different version; the server
@@ -25,10 +35,14 @@ from __future__ import annotations
 
 import functools
 import gettext
+import gzip
 import hashlib
 import io
 import json
 import shutil
+import subprocess
+import sys
+import tempfile
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -40,8 +54,11 @@ from referee.games import PAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 PYODIDE = ROOT / "node_modules" / "pyodide"
-#: What the browser loads of Pyodide's package to run the standard library (no wheels).
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+#: What the browser loads of Pyodide's package to run the standard library (no wheels, so no
+#: lock file: the manifest carries the lock file's header, which is all Pyodide checks).
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+#: The Node script that imports the engine under Pyodide and writes the memory snapshot.
+SNAPSHOT_SCRIPT = ROOT / "referee" / "offline_snapshot.mjs"
 OUTPUT = ROOT / "static" / "offline"
 #: A fixed time for every archive member, so the same source always builds the same bytes.
 ZIP_TIME = (2020, 1, 1, 0, 0, 0)
@@ -137,10 +154,51 @@ def copy_pyodide(output: Path) -> str | None:
         source, target = PYODIDE / name, output / folder / name
         if not target.exists() or target.stat().st_size != source.stat().st_size:
             shutil.copyfile(source, target)
+    for stray in (output / folder).iterdir():
+        if stray.name not in PYODIDE_FILES:  # a file an earlier build copied and no longer needs
+            stray.unlink()
     for old in output.glob("pyodide-*"):
         if old.name != folder:
             shutil.rmtree(old)
     return folder
+
+
+def lock_info() -> dict[str, Any] | None:
+    """The header of the installed Pyodide's lock file (its ABI, which Pyodide checks on start)."""
+    try:
+        info = json.loads((PYODIDE / "pyodide-lock.json").read_text())["info"]
+    except FileNotFoundError:
+        return None
+    return dict(info)
+
+
+def make_snapshot(archive: Path, catalogue: Path, target: Path) -> str | None:
+    """Write the gzipped memory snapshot of Pyodide with ``archive``'s engine imported and
+    ``catalogue`` read to
+    ``target`` (kept when already there: its name holds the engine version and the Pyodide
+    version); None when done, else why it could not be made (no Node, no Pyodide, a failure)."""
+    if target.is_file():
+        return None
+    node = shutil.which("node")
+    if node is None or pyodide_version() is None:
+        return "needs Node.js and node_modules/pyodide (make setup)"
+    with tempfile.TemporaryDirectory() as scratch:
+        raw = Path(scratch) / "snapshot"
+        try:
+            done = subprocess.run(
+                [node, str(SNAPSHOT_SCRIPT), str(PYODIDE), str(archive), str(catalogue), str(raw)],
+                capture_output=True, text=True, timeout=600, check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return "Node took over 10 minutes"
+        if done.returncode != 0 or not raw.is_file():
+            return (done.stderr or done.stdout).strip()[-2000:] or f"node exited with {done.returncode}"
+        # mtime=0: no date in the header. Written beside the target, then renamed, so that a
+        # build stopped halfway never leaves a truncated snapshot under the final name.
+        partial = target.with_name(target.name + ".partial")
+        partial.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=6, mtime=0))
+        partial.replace(target)
+    return None
 
 
 def build(output: Path = OUTPUT, *, with_pyodide: bool = True) -> dict[str, Any]:
@@ -154,20 +212,30 @@ def build(output: Path = OUTPUT, *, with_pyodide: bool = True) -> dict[str, Any]
     archive = archive_bytes()
     words = json.dumps(catalogue(), ensure_ascii=False, sort_keys=True).encode()
     names = {"archive": f"engine-{current}.zip", "catalogue": f"engine-{current}.json"}
+    pyodide = copy_pyodide(output) if with_pyodide else None
+    snapshot = f"engine-{current}.{pyodide}.snapshot" if pyodide else None
     for old in output.glob("engine-*"):
-        if old.name not in names.values():
+        if old.name not in (*names.values(), snapshot):
             old.unlink()
     (output / names["archive"]).write_bytes(archive)
     (output / names["catalogue"]).write_bytes(words)
+    hashes = {"archive": hashlib.sha256(archive).hexdigest(), "catalogue": hashlib.sha256(words).hexdigest()}
+    if snapshot is not None:
+        failed = make_snapshot(output / names["archive"], output / names["catalogue"], output / snapshot)
+        if failed is None:
+            hashes["snapshot"] = hashlib.sha256((output / snapshot).read_bytes()).hexdigest()
+        else:
+            # The tablet still referees, only slower to start: say so, do not stop the set-up.
+            print(f"build_engine: no memory snapshot ({failed}); the tablet will start Python itself", file=sys.stderr)
+            snapshot = None
     manifest = {
         "version": current,
         **names,
-        "pyodide": copy_pyodide(output) if with_pyodide else None,
+        "snapshot": snapshot,
+        "pyodide": pyodide,
+        "lock_info": lock_info() if pyodide else None,
         "files": ["referee/__init__.py"] + [str(path.relative_to(ROOT)) for path in engine_files()],
-        "sha256": {
-            "archive": hashlib.sha256(archive).hexdigest(),
-            "catalogue": hashlib.sha256(words).hexdigest(),
-        },
+        "sha256": hashes,
     }
     (output / "engine.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest

@@ -27,25 +27,35 @@ def require_node() -> str:
 
 
 class EngineUnderNode:
-    """``answers(requests)``: the tablet engine's answers, one per request, in order."""
+    """``answers(requests)``: the tablet engine's answers, one per request, in order.
 
-    def __init__(self, node: str, build_dir: Path) -> None:
+    ``snapshot``: start Pyodide from the memory snapshot the build made (as the tablet's worker
+    does), else start Python and import the archive (the worker's way without a snapshot)."""
+
+    def __init__(self, node: str, build_dir: Path, *, snapshot: bool = False) -> None:
         self.node = node
         self.requests = build_dir / "requests.jsonl"
         manifest = offline_engine.build(build_dir)
         self.archive = build_dir / manifest["archive"]
         self.catalogue = build_dir / manifest["catalogue"]
+        self.snapshot: Path | None = None
+        if snapshot:
+            assert manifest["snapshot"], "the build made no memory snapshot (see its warning on stderr)"
+            self.snapshot = build_dir / manifest["snapshot"]
         self.load_ms = 0.0
+        self.games: list[str] = []
 
     def answers(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
         self.requests.write_text("".join(json.dumps(request, ensure_ascii=False) + "\n" for request in requests))
         done = subprocess.run(
-            [self.node, str(RUNNER), str(PYODIDE), str(self.archive), str(self.catalogue), str(self.requests)],
+            [self.node, str(RUNNER), str(PYODIDE), str(self.archive), str(self.catalogue), str(self.requests),
+             *([str(self.snapshot)] if self.snapshot else [])],
             capture_output=True, timeout=600, check=False,
         )
         assert done.returncode == 0, done.stderr.decode()[-3000:]
         result = json.loads(done.stdout)
         self.load_ms = float(result["load_ms"])
+        self.games = list(result["games"])
         answers: list[dict[str, Any]] = result["answers"]
         assert len(answers) == len(requests)
         return answers

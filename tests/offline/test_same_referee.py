@@ -1,8 +1,16 @@
 """The tablet referees exactly as the server does: the engine under Pyodide (through Node, the
 archive built from the source as ``make setup`` builds it) against the engine on the server.
 
-For random whole legal deals of every game (the playout simulators of tests/rules):
+Both ways the tablet's worker starts are held to it: from the memory snapshot ``build_engine``
+makes (what a tablet runs), and Python started afresh with the archive imported (its way when
+the snapshot cannot be used).
 
+For random whole legal deals of every game the engine ships (the playout simulators of
+tests/rules; fresh seeds each run, fixed by ``SAME_REFEREE_SEED=<n>``, and named in a failure):
+
+* the whole deal recorded entry by entry, each entry applied to the snapshot the tablet itself
+  answered for the one before (read back by JavaScript, as the screen does): after every entry,
+  the server's snapshot, view, outcome and result;
 * the whole deal replayed under Pyodide ends in the server's snapshot, view and outcome;
 * at sampled points, one entry applied to the server's snapshot gives the server's next one;
 * corrupted entries (a card nobody can write, an unknown type, a missing field, an extra
@@ -17,6 +25,7 @@ All requests go to one Node process, so Pyodide loads once.
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 from types import SimpleNamespace
@@ -31,7 +40,11 @@ from referee.services import refusal_from
 from tests.offline.engine_node import EngineUnderNode, require_node
 from tests.rules.test_fuzz_all_games import random_legal_deal
 
-SLUGS = ("elgeta", "velnias", "rukas", "michigan", "cheat")
+#: Every game the engine ships: those of referee/rules (a test may register another game in
+#: this process; the tablet's archive cannot know it).
+SLUGS = sorted(slug for slug, game in GAMES.items() if type(game).__module__.startswith("referee.rules."))
+#: Fresh deals each run; a failure names the seed to run it again with.
+SEED = int(os.environ.get("SAME_REFEREE_SEED") or random.SystemRandom().randrange(10**6))
 DEALS_PER_GAME = 6
 STEPS_PER_DEAL = 6
 NAMES = ["Ona", "Jonas", "Rūta", "Petras", "Eglė", "Tomas", "Aldona", "Vytas", "Daiva", "Karolis"]
@@ -93,6 +106,17 @@ def corruptions(entry: Any) -> list[Any]:
     return broken
 
 
+def server_chain(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """The server's answer to each step of a whole deal: the new deal's, then each entry's."""
+    game = GAMES[request["game"]]
+    state = game.new_deal(players=request["players"], dealer=request["dealer"], options=request["options"])
+    steps = [plain({"snapshot": game.to_dict(state), "view": game.view(state)})]
+    for entry in request["entries"]:
+        state = game.apply(state, entry)
+        steps.append(applied(game, state, request["context"]["names"]))
+    return steps
+
+
 def requests_for(slug: str, seed: int) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     game = GAMES[slug]
@@ -104,7 +128,9 @@ def requests_for(slug: str, seed: int) -> list[dict[str, Any]]:
         "notation": "lt" if options.get("notation") == "lt" else "en",
     }
     start = {"game": slug, "context": context, **kwargs}
-    found = [{"op": "replay", **start, "entries": entries}, {"op": "new_deal", **start}]
+    # "op" first: the runner tells a chain by the line's start.
+    found = [{"op": "chain", **start, "entries": entries}, {"op": "replay", **start, "entries": entries},
+             {"op": "new_deal", **start}]
     states = [game.new_deal(**kwargs)]
     for entry in entries:
         states.append(game.apply(states[-1], entry))
@@ -119,19 +145,34 @@ def requests_for(slug: str, seed: int) -> list[dict[str, Any]]:
     return found
 
 
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory: pytest.TempPathFactory) -> EngineUnderNode:
-    return EngineUnderNode(require_node(), Path(tmp_path_factory.mktemp("engine")))
+@pytest.fixture(scope="module", params=["snapshot", "started"])
+def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> EngineUnderNode:
+    """The engine as the tablet starts it from the build's snapshot, or with Python started afresh."""
+    build_dir = Path(tmp_path_factory.mktemp("engine"))
+    return EngineUnderNode(require_node(), build_dir, snapshot=request.param == "snapshot")
 
 
 def test_the_tablet_engine_answers_every_request_as_the_server_does(engine: EngineUnderNode) -> None:
-    requests = [request for slug in SLUGS for seed in range(DEALS_PER_GAME) for request in requests_for(slug, seed)]
+    seeds = {slug: [SEED + index for index in range(DEALS_PER_GAME)] for slug in SLUGS}
+    requests = [request for slug in SLUGS for seed in seeds[slug] for request in requests_for(slug, seed)]
     answers = engine.answers(requests)
-    refusals = 0
+    # The engine the tablet runs knows every game the server's engine ships, and no other.
+    assert engine.games == SLUGS
+    refusals = chains = 0
     for request, answer in zip(requests, answers, strict=True):
+        where = f"SAME_REFEREE_SEED={SEED}: {request['game']} {request['op']} {request.get('entry')}"
+        if request["op"] == "chain":
+            expected_steps = server_chain(request)
+            assert len(answer) == len(expected_steps), where
+            for step, (got, expected_step) in enumerate(zip(answer, expected_steps, strict=True)):
+                assert got == expected_step, f"{where}: after entry {step} of {len(request['entries'])}"
+            assert expected_steps[-1]["outcome"] is not None, f"{where}: the deal was not whole"
+            chains += 1
+            continue
         expected = server_answer(request)
-        assert answer == expected, (request["game"], request["op"], request.get("entry"))
+        assert answer == expected, where
         refusals += "refusal" in expected
+    assert chains == len(SLUGS) * DEALS_PER_GAME
     # The corruptions did reach the referee's refusals (not only lucky legal mutants), in every game.
     assert refusals >= len(SLUGS) * DEALS_PER_GAME * 3
     refused_games = {r["game"] for r, a in zip(requests, answers, strict=True) if r["op"] == "apply" and "refusal" in a}

@@ -4,13 +4,15 @@
 // It reads the manifest that `manage.py build_engine` writes (engine.json, revalidated on each
 // start so a newer engine is seen), loads Pyodide from the project's own static files (copied
 // from node_modules at set-up: never a CDN), checks the engine archive and the refusals'
-// catalogue against the manifest's sha256, and unpacks them. Then each message
+// catalogue against the manifest's sha256, and unpacks them; or, when the manifest names one,
+// restores the memory snapshot build_engine made with the engine already imported and the
+// catalogue read (see referee/offline_engine.py: seconds of CPU saved). Then each message
 // {id, op, game, snapshot, entry, context, ...} is answered {id, ...} by
 // referee/tablet_engine.py, exactly as the server would answer: {snapshot, view, outcome},
 // {refusal: {error, code}} or {failure} (the screen then asks the server).
 // {id, op: "ready"} answers {id, version, timings} once the engine is loaded (timings: the
 // milliseconds since the worker started at which the manifest, the downloads, Pyodide and the
-// engine were ready), or {id, failure}.
+// engine were ready, and whether the snapshot was used), or {id, failure}.
 
 const manifestURL = new URL(
   new URL(self.location.href).searchParams.get("manifest") || "/static/offline/engine.json",
@@ -35,6 +37,14 @@ async function checked(name, expected) {
   return buffer;
 }
 
+/** The snapshot as built (gzip), or as a server that called it gzip already unpacked it. */
+async function gunzipped(buffer) {
+  const bytes = new Uint8Array(buffer);
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
 async function load() {
   const timings = {};
   const response = await fetch(manifestURL, { cache: "no-cache" });
@@ -43,21 +53,53 @@ async function load() {
   timings.manifest = performance.now();
   if (!manifest.pyodide) throw new Error("Pyodide is not installed on the server (npm ci, then build_engine)");
   const indexURL = new URL(`${manifest.pyodide}/`, manifestURL).href;
-  const [{ loadPyodide }, archive, catalogue] = await Promise.all([
-    import(`${indexURL}pyodide.mjs`),
-    checked(manifest.archive, manifest.sha256.archive),
-    checked(manifest.catalogue, manifest.sha256.catalogue),
-  ]);
-  timings.downloaded = performance.now();
-  const pyodide = await loadPyodide({ indexURL });
-  timings.pyodide = performance.now();
-  pyodide.unpackArchive(archive, "zip", { extractDir: "/engine" });
-  pyodide.globals.set("catalogue_text", new TextDecoder().decode(catalogue));
-  pyodide.runPython(
-    "import json, sys\nsys.path.insert(0, '/engine')\nimport referee.tablet_engine as glue\n" +
-      "glue.load_catalogue(json.loads(catalogue_text))\ndel catalogue_text",
-  );
-  const glue = pyodide.pyimport("referee.tablet_engine");
+  const options = {
+    indexURL,
+    // The engine loads no package: an empty lock file (its header is what Pyodide checks)
+    // saves fetching and reading Pyodide's list of 357 packages.
+    ...(manifest.lock_info ? { lockFileContents: { info: manifest.lock_info, packages: {} } } : {}),
+    packages: [],
+  };
+  const pyodideModule = import(`${indexURL}pyodide.mjs`);
+  pyodideModule.catch(() => {});
+  let glue = null;
+  if (manifest.snapshot && typeof DecompressionStream === "function") {
+    // Pyodide's memory with the engine imported and the catalogue read (build_engine made it
+    // from this version's archive and catalogue): no Python to start, no module to compile.
+    try {
+      const [{ loadPyodide }, snapshot] = await Promise.all([
+        pyodideModule,
+        checked(manifest.snapshot, manifest.sha256.snapshot).then(gunzipped),
+      ]);
+      timings.downloaded = performance.now();
+      // Pyodide fetches and compiles its WebAssembly itself (streaming compilation).
+      const pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+      timings.pyodide = performance.now();
+      glue = pyodide.pyimport("referee.tablet_engine");
+      timings.snapshot = true;
+    } catch (error) {
+      // A snapshot that cannot be had or used is no reason to stop: Python starts the slow way.
+      console.warn("engine: the memory snapshot could not be used, starting Python instead:", error);
+    }
+  }
+  if (glue === null) {
+    const [{ loadPyodide }, archive, catalogue] = await Promise.all([
+      pyodideModule,
+      checked(manifest.archive, manifest.sha256.archive),
+      checked(manifest.catalogue, manifest.sha256.catalogue),
+    ]);
+    timings.downloaded = performance.now();
+    const pyodide = await loadPyodide(options);
+    timings.pyodide = performance.now();
+    pyodide.unpackArchive(archive, "zip", { extractDir: "/engine" });
+    pyodide.globals.set("catalogue_text", new TextDecoder().decode(catalogue));
+    pyodide.runPython(
+      "import json, sys\nsys.path.insert(0, '/engine')\nimport referee.tablet_engine as glue\n" +
+        "glue.load_catalogue(json.loads(catalogue_text))\ndel catalogue_text",
+    );
+    glue = pyodide.pyimport("referee.tablet_engine");
+    timings.snapshot = false;
+  }
   timings.engine = performance.now();
   return { glue, version: manifest.version, timings };
 }
