@@ -26,11 +26,12 @@ $(NODE_STAMP): package.json package-lock.json
 	touch $(NODE_STAMP)
 
 # The tablet's referee (issue 13): referee/rules zipped with its glue and the refusals'
-# catalogue, and Pyodide copied from node_modules, into static/offline/ (git-ignored);
-# rebuilt whenever one of its sources changes.
+# catalogue, Pyodide copied from node_modules, and the memory snapshot of Pyodide with the
+# engine imported (made through Node, so the tablet starts in about a second, not Python's
+# several), into static/offline/ (git-ignored); rebuilt whenever one of its sources changes.
 ENGINE := static/offline/engine.json
 
-$(ENGINE): $(STAMP) $(NODE_STAMP) referee/offline_engine.py referee/tablet_engine.py $(wildcard referee/rules/*.py referee/games/*.py locale/*/LC_MESSAGES/django.mo)
+$(ENGINE): $(STAMP) $(NODE_STAMP) referee/offline_engine.py referee/offline_snapshot.mjs referee/tablet_engine.py $(wildcard referee/rules/*.py referee/games/*.py locale/*/LC_MESSAGES/django.mo)
 	ALLOW_INSECURE_KEY=1 $(BIN)/python manage.py build_engine
 
 setup: $(STAMP) $(NODE_STAMP) $(ENGINE)
