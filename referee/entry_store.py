@@ -29,6 +29,7 @@ from django.db import connection
 from django.db.models import Field, Model, OuterRef, Subquery
 from django.utils.translation import gettext as _
 
+from . import signals
 from .errors import NotFound
 from .models import Deal, Entry, Member, Session
 
@@ -169,6 +170,7 @@ def store_entry(entry: Entry, deal: Deal) -> bool:
     entry.pk = row[0]
     entry._state.adding = False
     entry._state.db = connection.alias
+    signals.entry_stored.send(sender=Entry, deal=deal)  # no model signal tells of this insert
     return True
 
 

@@ -17,3 +17,5 @@ deal_reopened = Signal()
 session_closed = Signal()
 #: A closed session was reopened (``session``); whatever its close wrote is reversed.
 session_reopened = Signal()
+#: An entry was stored in a deal (``deal``, its snapshot saved), by whatever path stored it.
+entry_stored = Signal()

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from referee import selectors, services
+from referee import presence, selectors, services
 from referee.errors import NotFound, Refusal
 from referee.models import Club, Deal, Member, Role, Session
 from referee.permissions import club_role, require_role
@@ -297,6 +297,7 @@ class DealEntriesView(APIView):
         added = services.entry_add(
             deal_id=pk, payload=payload, user=request.user, idempotency_key=key, expected_seq=expected
         )
+        presence.touch(request, pk)  # this device is recording the deal (issue 13)
         names = added.names if added.names is not None else selectors.seat_names(added.deal.session_id)
         body = {"entry": s.entry_data(added.entry, names),
                 "deal": selectors.deal_view(added.deal, names=names, state_view=added.view),

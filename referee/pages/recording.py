@@ -16,7 +16,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from referee import selectors, services
+from referee import poll_cache, presence, selectors, services
 from referee.errors import NotAllowed, Refusal
 from referee.games import PAGES
 from referee.models import Deal
@@ -25,7 +25,7 @@ from referee.safe_input import read_int, read_json
 from referee.services import refusal_from
 
 from .access import can_record, deal_or_404
-from .conditional import etag, unchanged
+from .conditional import not_modified_from_cache, poll_headers, unchanged
 from .deal_screen import VIEW_CACHE_SECONDS, deal_context
 from .entry_form import payload_from_form
 
@@ -40,11 +40,18 @@ def deal_page(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         return _deal_post(request, deal, role)
     context = deal_context(deal, request.user, role)
+    new_device = None
+    if can_record(role):  # a scorer's screen: this device is recording the deal (issue 13)
+        context["presence"], new_device = presence.on_screen(request, deal.pk, deal.session.club_id)
+        context["version"] = presence.versioned(str(context["version"]), context["presence"])
     if request.GET.get("fragment"):
         response = render(request, "referee/deal_live.html", context)
         response["X-Deal-Version"] = context["version"]
-        return response
-    return render(request, "referee/deal.html", context)
+    else:
+        response = render(request, "referee/deal.html", context)
+    if new_device:
+        presence.remember_device(response, new_device)
+    return response
 
 
 def _deal_post(request: HttpRequest, deal: Deal, role: str | None) -> HttpResponse:
@@ -76,28 +83,48 @@ def _deal_post(request: HttpRequest, deal: Deal, role: str | None) -> HttpRespon
     return redirect("deal", pk=deal.pk)
 
 
-@login_required
 def deal_live(request: HttpRequest, pk: int) -> HttpResponse:
     """Polling for watchers and a second tablet: 304 while nothing changed (the screen's
-    version, sent back as ``If-None-Match``, checked in one statement with the access check and
-    nothing rendered), else the live part of the screen. ``X-Running-Deal`` names the session's
-    running deal, so a finished deal's watchers follow the table to the next one. ``?v=`` is
-    the earlier screens' question (table.js kept by a tablet's cache), answered 204."""
-    poll = selectors.deal_poll(request.user, pk)
+    version, sent back as ``If-None-Match``), else the live part of the screen. The 304 comes
+    from the cache when a valid watch cookie and the deal's cached version allow it
+    (``referee.poll_cache``: no session, user or database read), else from one statement with
+    the access check. ``X-Running-Deal`` names the session's running deal, so a finished deal's
+    watchers follow the table to the next one. ``?v=`` is the earlier screens' question
+    (table.js kept by a tablet's cache), answered 204. A scorer's poll marks the device present
+    on the deal, and its version names the other devices recording it (``referee.presence``)."""
+    cached = not_modified_from_cache(request, pk)
+    return cached if cached is not None else _deal_live(request, pk)
+
+
+@login_required
+def _deal_live(request: HttpRequest, pk: int) -> HttpResponse:
+    user = request.user
+    user_id = user.pk
+    club_id = presence.club_of(pk) if poll_cache.enabled() and user_id is not None else None
+    # Read before the exact check, so a change committing after it is never taken as seen.
+    found = poll_cache.stamps(pk, user_id, club_id) if user_id is not None and club_id is not None else None
+    poll = selectors.deal_poll(user, pk)
     if poll is None:
         raise Http404(_("Not found."))
-    version = poll.version
+    if found is not None and club_id is not None:
+        poll_cache.remember(pk, found, poll.version, poll.running_deal, club_id)
+    devices: list[presence.Device] = []
+    new_device = None
+    if can_record(poll.role):
+        devices, new_device = presence.on_screen(request, pk, club_id)
+    version = presence.versioned(poll.version, devices)
     if not unchanged(request, version):
-        html, version = _live_fragment(request, pk, poll)
+        html, version = _live_fragment(request, pk, poll, devices)
         response = HttpResponse(html)
     elif request.headers.get("If-None-Match"):
         response = HttpResponse(status=304)
     else:
         response = HttpResponse(status=204)
-    response["ETag"] = etag(version)
-    response["X-Deal-Version"] = version
-    response["X-Running-Deal"] = str(poll.running_deal or "")
-    response["Cache-Control"] = "private, no-cache"
+    poll_headers(response, version, poll.running_deal)
+    if new_device:
+        presence.remember_device(response, new_device)
+    if found is not None and user_id is not None and club_id is not None:
+        poll_cache.keep_token(request, response, user_id, club_id, poll.role, found)
     return response
 
 
@@ -105,11 +132,12 @@ def deal_live(request: HttpRequest, pk: int) -> HttpResponse:
 _PERSONAL = ('name="csrfmiddlewaretoken"', 'name="idempotency_key"')
 
 
-def _live_fragment(request: HttpRequest, pk: int, poll: selectors.Poll) -> tuple[str, str]:
+def _live_fragment(request: HttpRequest, pk: int, poll: selectors.Poll,
+                   devices: list[presence.Device]) -> tuple[str, str]:
     """The live part of the screen and its version. Watchers who cannot record share one
     rendering per version and language: after each entry every phone at the table asks at
-    once, and one render serves them all. A scorer's copy holds a fresh entry key of its own,
-    so it is never shared."""
+    once, and one render serves them all. A scorer's copy holds a fresh entry key of its own
+    and names the other devices recording, so it is never shared."""
     key = f"deal-live:{pk}:{poll.created}:{poll.version}:{poll.role}:{get_language()}"
     if not can_record(poll.role):
         shared: str | None = cache.get(key)
@@ -117,6 +145,9 @@ def _live_fragment(request: HttpRequest, pk: int, poll: selectors.Poll) -> tuple
             return shared, poll.version
     deal, role = deal_or_404(request.user, pk)
     context = deal_context(deal, request.user, role)
+    if can_record(role):
+        context["presence"] = devices
+        context["version"] = presence.versioned(str(context["version"]), devices)
     html = render_to_string("referee/deal_live.html", context, request=request)
     # Only what the poll's version names is shared: the deal may have moved on since the poll read it.
     if context["version"] == poll.version and role == poll.role and not any(mark in html for mark in _PERSONAL):
