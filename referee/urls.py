@@ -5,13 +5,16 @@ from django.urls import path
 
 from . import audit_views
 from .login import RateLimitedLoginView
-from .pages import club, corrections, deal_start, invitation, members, recording, session, session_start
+from .pages import app_shell, club, corrections, deal_start, invitation, members, recording, session, session_start
 
 urlpatterns = [
     path("login/", RateLimitedLoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", club.home, name="home"),
     path("healthz", club.healthz, name="healthz"),
+    path("sw.js", app_shell.service_worker, name="service-worker"),
+    path("manifest.webmanifest", app_shell.web_manifest, name="web-manifest"),
+    path("offline/", app_shell.offline_page, name="offline"),
     path("clubs/<slug:slug>/", club.club_page, name="club"),
     path("clubs/<slug:slug>/members/", members.members_page, name="club-members"),
     path("clubs/<slug:slug>/members/<int:pk>/manage/", members.member_page, name="club-member"),

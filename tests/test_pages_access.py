@@ -87,6 +87,10 @@ PAGES: list[Page] = [
     # Opening an invitation needs no sign-in (the invited person has none yet).
     Page("GET", lambda w: "/invitation/", None, (200, 200, 200, 200, 200)),
     Page("GET", lambda w: "/invitation/AAAAA-AAAAA/", None, (404, 404, 404, 404, 404)),
+    # The installable app (issue 13): the same for everyone, naming no one.
+    Page("GET", lambda w: "/sw.js", None, (200, 200, 200, 200, 200)),
+    Page("GET", lambda w: "/manifest.webmanifest", None, (200, 200, 200, 200, 200)),
+    Page("GET", lambda w: "/offline/", None, (200, 200, 200, 200, 200)),
 ]
 
 
@@ -166,7 +170,7 @@ def test_every_page_of_the_urlconf_is_in_the_matrix() -> None:
                "session-summary-chart", "deal-new", "deal", "deal-live", "session-close", "session-reopen",
                "entry-correct", "deal-preview",
                "club-members", "club-member", "club-member-active", "club-member-invite", "invitation-code",
-               "invitation",
+               "invitation", "service-worker", "web-manifest", "offline",
                "login", "logout", "healthz", "set_language", "schema", "api-docs"}
     pages = {name for name in names if not name.startswith("api-")}
     assert pages - covered == set()

@@ -1,0 +1,38 @@
+// The offline page (templates/offline.html, shown by the service worker): "try again", and the
+// recording screens this device keeps a copy of, so that the scorer can go back to the table.
+
+const PAGES_CACHE = "kortos-pages-v1"; // static/js/sw.js names it so
+const SCREEN = /^\/(deals|sessions)\/\d+\/$/;
+
+document.querySelector("[data-retry]")?.addEventListener("click", () => location.reload());
+
+async function keptScreens() {
+  if (!("caches" in window) || !(await caches.has(PAGES_CACHE))) return [];
+  const cache = await caches.open(PAGES_CACHE);
+  const screens = [];
+  for (const request of await cache.keys()) {
+    const url = new URL(request.url);
+    if (url.origin !== location.origin || !SCREEN.test(url.pathname)) continue;
+    const response = await cache.match(request);
+    const html = response ? await response.text() : "";
+    const title = new DOMParser().parseFromString(html, "text/html").title || url.pathname;
+    screens.push({ href: url.pathname, title });
+  }
+  return screens;
+}
+
+keptScreens().then((screens) => {
+  const section = document.querySelector("[data-kept-pages]");
+  if (!section || screens.length === 0) return;
+  const list = section.querySelector("ul");
+  for (const { href, title } of screens) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.className = "row-link";
+    link.href = href;
+    link.textContent = title;
+    item.append(link);
+    list.append(item);
+  }
+  section.hidden = false;
+}, () => {});

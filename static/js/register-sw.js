@@ -1,0 +1,36 @@
+// Installs the table's service worker (static/js/sw.js, served at /sw.js for the whole site) and
+// tells it what it cannot see for itself: the page's language (its offline page speaks it),
+// whether this page was loaded before the worker took control (then the worker keeps a copy
+// of it now, so a first visit already works offline), and a sign-out (the pages it keeps were
+// this user's). A browser without service workers simply works online as before.
+
+const WORKER = "/sw.js";
+
+function hello(worker, adopted) {
+  worker.postMessage({ type: "hello", language: document.documentElement.lang, url: location.href, adopted });
+}
+
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  const container = navigator.serviceWorker;
+  if (container.controller) hello(container.controller, false);
+  else {
+    container.addEventListener("controllerchange", () => {
+      if (container.controller) hello(container.controller, true);
+    }, { once: true });
+  }
+  container.register(WORKER, { scope: "/" }).catch((error) => {
+    // Offline recording needs the worker; the page itself works without it.
+    console.warn("The service worker could not be installed:", error);
+  });
+  // A page whose loading began while the worker was activating is not among the pages the
+  // worker claimed then: it asks to be claimed, or it would stay outside until a reload.
+  container.ready.then((registration) => {
+    if (!container.controller && registration.active) registration.active.postMessage({ type: "claim" });
+  });
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (form instanceof HTMLFormElement && new URL(form.action, location.href).pathname === "/logout/" && container.controller) {
+      container.controller.postMessage({ type: "signed-out" });
+    }
+  });
+}

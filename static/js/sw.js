@@ -1,0 +1,246 @@
+/* The table's service worker (issue 13): the app installs on a tablet and a reload, or a
+   browser restarted without the network, brings the scorer back to the recording screen.
+
+   Served at /sw.js (scope "/") by referee/pages/app_shell.py, which puts one line before this
+   file: `const SHELL = {version, files, offline, pyodide};` — the version is a hash of the
+   static files, so any change to them changes this script's bytes and the browser installs
+   the new worker, which fetches the new shell and deletes the old cache.
+
+   A small worker of our own, not Workbox: five routes (the shell, the engine's manifest, the
+   engine's content-addressed files, the recording screens and the offline page), no build
+   step to produce a precache list (the server lists the files at request time), and nothing
+   more for the tablet to download or for package-lock.json to pin.
+
+   What is never touched: anything but GET (entries and deal starts go through the tablet's
+   IndexedDB queue, static/js/offline/queue.js, which sends them when the server answers), the
+   API, other origins, and every page not listed in PAGES (they go to the network as before).
+*/
+/* global SHELL */
+"use strict";
+
+const SHELL_CACHE = `kortos-shell-${SHELL.version}`;
+// The pages and the engine outlive a new shell: a deploy must not take the recording screen
+// away from an offline tablet, nor make it download Pyodide (13 MB) again.
+const PAGES_CACHE = "kortos-pages-v1";
+const ENGINE_CACHE = "kortos-engine-v1";
+const META_CACHE = "kortos-meta-v1";
+const KEPT = [SHELL_CACHE, PAGES_CACHE, ENGINE_CACHE, META_CACHE];
+
+/** The recording screens of a session and a deal, and their live fragments. */
+const PAGES = /^\/(deals|sessions)\/\d+\/(live\/)?$/;
+const ENGINE_DIR = "/static/offline/";
+const ENGINE_MANIFEST = `${ENGINE_DIR}engine.json`;
+/** Where signing in or out happens: the pages kept so far belong to someone else from then on. */
+const SIGN_IN_OUT = /^\/log(in|out)\/$/;
+/** How long a navigation waits for the network before showing the kept copy (Wi-Fi in a hall
+    often hangs rather than fails); the network's answer still refreshes the copy. */
+const NAVIGATION_PATIENCE_MS = 4000;
+const LANGUAGES = ["lt", "en"];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(SHELL_CACHE);
+      // cache: "reload" so that the HTTP cache's older copy (static files are not
+      // content-addressed) never ends up in a new shell.
+      const fresh = (url) => new Request(url, { cache: "reload" });
+      // Without the offline page there is no worker worth having; a static file that fails
+      // (a deploy in progress) is fetched again when a page asks for it.
+      await cache.addAll(Object.values(SHELL.offline).map(fresh));
+      const kept = await Promise.allSettled(SHELL.files.map((url) => cache.add(fresh(url))));
+      kept.forEach((outcome, i) => {
+        if (outcome.status === "rejected") console.warn(`sw: ${SHELL.files[i]} not kept:`, outcome.reason);
+      });
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith("kortos-") && !KEPT.includes(name)) await caches.delete(name);
+      }
+      // Control the page that installed us: its first visit already works offline.
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener("message", (event) => {
+  const message = event.data || {};
+  if (message.type === "hello") event.waitUntil(hello(message));
+  else if (message.type === "signed-out") event.waitUntil(forgetPages());
+  else if (message.type === "claim") event.waitUntil(self.clients.claim());
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (SIGN_IN_OUT.test(url.pathname) && request.method === "POST") {
+    // Left to the network as it is; only the kept pages go, before the next user's pages come.
+    event.waitUntil(forgetPages());
+    return;
+  }
+  if (request.method !== "GET") return;
+  if (url.pathname === ENGINE_MANIFEST) event.respondWith(engineManifest(request));
+  else if (url.pathname.startsWith(ENGINE_DIR)) event.respondWith(engineFile(request));
+  else if (url.pathname.startsWith("/static/")) event.respondWith(shellFile(request));
+  else if (PAGES.test(url.pathname)) event.respondWith(page(event, url));
+  else if (request.mode === "navigate") event.respondWith(elsewhere(request));
+});
+
+// -- the app shell: cache first (the version in the cache's name keeps it current) --------------
+
+async function shellFile(request) {
+  const cache = await caches.open(SHELL_CACHE);
+  // ignoreSearch: the engine's worker is started as engine-worker.js?manifest=...
+  const kept = await cache.match(request, { ignoreSearch: true });
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.status === 200) await cache.put(request, response.clone());
+  return response;
+}
+
+// -- the engine: its manifest from the network when there is one, its files kept for good ------
+
+async function engineManifest(request) {
+  const cache = await caches.open(ENGINE_CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.status === 200) {
+      await cache.put(ENGINE_MANIFEST, response.clone());
+      await pruneEngine(cache, await response.clone().json());
+    }
+    return response;
+  } catch (offline) {
+    const kept = await cache.match(ENGINE_MANIFEST);
+    if (kept) return kept;
+    throw offline;
+  }
+}
+
+async function engineFile(request) {
+  // The archive and the catalogue are named by their hash, Pyodide's files by its version:
+  // a kept copy is always the right one.
+  const cache = await caches.open(ENGINE_CACHE);
+  const kept = await cache.match(request, { ignoreSearch: true });
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.status === 200) await cache.put(new URL(request.url).pathname, response.clone());
+  return response;
+}
+
+/** The files of this engine: every string the manifest gives beside its version and Pyodide's
+    folder names one (the archive, the refusals' catalogue, a snapshot...). */
+function engineNames(manifest) {
+  return Object.entries(manifest)
+    .filter(([key, value]) => typeof value === "string" && key !== "version" && key !== "pyodide")
+    .map(([, name]) => name);
+}
+
+/** Drops the files of engines and Pyodide versions that the current manifest no longer names. */
+async function pruneEngine(cache, manifest) {
+  const wanted = engineNames(manifest).map((name) => ENGINE_DIR + name);
+  const pyodide = `${ENGINE_DIR}${manifest.pyodide}/`;
+  for (const request of await cache.keys()) {
+    const path = new URL(request.url).pathname;
+    if (path !== ENGINE_MANIFEST && !wanted.includes(path) && !path.startsWith(pyodide)) await cache.delete(request);
+  }
+}
+
+/** Keeps the engine after a visit whose page loaded it before this worker was in control. */
+async function warmEngine() {
+  const cache = await caches.open(ENGINE_CACHE);
+  const response = await engineManifest(new Request(ENGINE_MANIFEST, { cache: "no-cache" }));
+  if (response.status !== 200) return;
+  const manifest = await response.json();
+  const names = engineNames(manifest);
+  if (manifest.pyodide === SHELL.pyodide.dir) names.push(...SHELL.pyodide.files.map((file) => `${manifest.pyodide}/${file}`));
+  for (const name of names) {
+    try {
+      if (!(await cache.match(ENGINE_DIR + name))) await engineFile(new Request(ENGINE_DIR + name));
+    } catch {
+      // The network went away: the engine worker's own requests keep the rest later.
+    }
+  }
+}
+
+// -- the recording screens: the network first, the kept copy when there is none ----------------
+
+async function page(event, url) {
+  const request = event.request;
+  const cache = await caches.open(PAGES_CACHE);
+  const key = url.origin + url.pathname; // one copy a screen, whatever the query
+  const fromNetwork = fetch(request).then(async (response) => {
+    if (response.status === 200 && response.type === "basic") await cache.put(key, response.clone());
+    return response;
+  });
+  // The network's answer still refreshes the copy when the copy was shown first.
+  event.waitUntil(fromNetwork.catch(() => undefined));
+  if (request.headers.has("If-None-Match")) {
+    // A poll that names the version it holds gets the network's answer or a network error,
+    // never a kept fragment: the screen may be ahead of it (entries recorded offline), and a
+    // failed poll is how it knows that the server is not answering.
+    return fromNetwork;
+  }
+  const kept = () => cache.match(key);
+  if (request.mode !== "navigate") return fromNetwork.catch(async (offline) => (await kept()) || Promise.reject(offline));
+  const copy = await kept();
+  if (!copy) return fromNetwork.catch(() => offlinePage());
+  let timer;
+  const patience = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(copy), NAVIGATION_PATIENCE_MS);
+  });
+  try {
+    return await Promise.race([fromNetwork, patience]);
+  } catch {
+    return copy;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function elsewhere(request) {
+  try {
+    return await fetch(request);
+  } catch {
+    return offlinePage();
+  }
+}
+
+/** The small page that says the tablet is offline, in the language of the last page seen. */
+async function offlinePage() {
+  const meta = await caches.open(META_CACHE);
+  const said = await meta.match("/__language__");
+  const language = said ? await said.text() : "";
+  const url = SHELL.offline[LANGUAGES.includes(language) ? language : SHELL.defaultLanguage];
+  const kept = await caches.match(url, { cacheName: SHELL_CACHE });
+  return kept || Response.error();
+}
+
+async function forgetPages() {
+  await caches.delete(PAGES_CACHE);
+}
+
+/** Each page says its language (for the offline page) and, when it was loaded before this
+    worker took control, its address: that copy is kept now, so the first visit works offline. */
+async function hello({ language, url, adopted }) {
+  if (LANGUAGES.includes(language)) {
+    const meta = await caches.open(META_CACHE);
+    await meta.put("/__language__", new Response(language));
+  }
+  if (!adopted || typeof url !== "string") return;
+  const address = new URL(url, self.location.origin);
+  if (address.origin !== self.location.origin || !PAGES.test(address.pathname)) return;
+  const key = address.origin + address.pathname;
+  try {
+    const response = await fetch(key, { credentials: "same-origin" });
+    if (response.status === 200 && !response.redirected) await (await caches.open(PAGES_CACHE)).put(key, response);
+    if (address.pathname.startsWith("/deals/")) await warmEngine();
+  } catch {
+    // Offline already: nothing to keep; the next visit online keeps it.
+  }
+}

@@ -1,0 +1,246 @@
+"""The installable app (issue 13) in real Chromium with the network cut (Playwright's offline
+mode): the service worker installs and controls the first page; a recording screen seen online
+comes back after a reload offline and in a new tab offline; a page never opened shows the
+offline page in the reader's language, listing the screens kept; the engine's manifest is
+asked of the network whenever there is one, its files are kept; signing out forgets the pages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from io import BytesIO
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from referee import services
+from referee.models import Deal
+from referee.pages import app_shell
+
+from .conftest import TABLET
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PLAYERS = ("admin", "scorer", "member", "Petras", "Asta")
+NAMES = ("Ona", "Jonas", "Rūta", "Petras", "Asta")
+
+CONTROLLED = "navigator.serviceWorker && navigator.serviceWorker.controller !== null"
+
+#: What the worker keeps, read from the page (the Cache API is the page's too).
+KEPT = """async ([cacheName, path]) => {
+  const names = (await caches.keys()).filter((name) => name.startsWith(cacheName));
+  for (const name of names) {
+    const cache = await caches.open(name);
+    const found = await cache.match(new URL(path, location.href).href, { ignoreSearch: true });
+    if (found) return await found.text();
+  }
+  return null;
+}"""
+
+
+def start_deal(club_setup: dict[str, Any]) -> Deal:
+    m, scorer = club_setup["members"], club_setup["users"]["scorer"]
+    session = services.session_start(club=club_setup["club"], game="rukas", user=scorer,
+                                     players=[m[p] for p in PLAYERS], options={"notation": "lt"})
+    return services.deal_start(session=session, user=scorer, dealer=4)
+
+
+def signed_in_context(browser: Any, live_server: Any, user: Any, language: str = "en") -> Any:
+    """A context signed in by its cookie, so that its first page is the one the test opens (the
+    worker is not yet in control of it: the first visit itself must be kept)."""
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport=TABLET, locale=language, base_url=live_server.url)
+    context.add_cookies([
+        {"name": "django_language", "value": language, "url": live_server.url},
+        {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url},
+    ])
+    return context
+
+
+def wait_kept(page: Any, cache: str, path: str, timeout: float = 10.0) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = page.evaluate(KEPT, [cache, path])
+        if found is not None:
+            return str(found)
+        time.sleep(0.1)
+    raise AssertionError(f"{path} was not kept in {cache}*")
+
+
+def assert_recording_screen(page: Any, deal: Deal) -> None:
+    heading = page.get_by_role("heading", level=1)
+    assert re.search(rf"deal {deal.number}\b", heading.inner_text(), re.IGNORECASE), heading.inner_text()
+    text = page.locator("main").inner_text()
+    assert all(name in text for name in NAMES), text[:500]
+    assert page.locator("[data-offline-page]").count() == 0
+
+
+def test_the_worker_installs_controls_the_first_page_and_is_never_cached(
+    browser: Any, live_server: Any, club_setup: dict[str, Any]
+) -> None:
+    context = signed_in_context(browser, live_server, club_setup["users"]["scorer"])
+    try:
+        page = context.new_page()
+        page.goto("/")
+        page.wait_for_function(CONTROLLED)
+        scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
+        assert scope == live_server.url + "/"
+
+        worker = page.request.get("/sw.js")
+        assert worker.ok and worker.headers["content-type"].startswith("text/javascript")
+        assert worker.headers["cache-control"] == "no-store"
+        assert worker.headers["service-worker-allowed"] == "/"
+        # The version names the static files' contents; the shell lists the static files.
+        assert f'"version": "{app_shell.shell_version()}"' in worker.text()
+        shell = wait_kept(page, "kortos-shell-" + app_shell.shell_version(), "/static/css/app.css")
+        assert shell == (app_shell.STATIC / "css" / "app.css").read_text(encoding="utf-8")
+
+        href = page.locator("link[rel=manifest]").get_attribute("href")
+        manifest = page.request.get(href)
+        assert manifest.headers["content-type"] == "application/manifest+json"
+        found = manifest.json()
+        assert (found["display"], found["start_url"], found["scope"]) == ("standalone", "/", "/")
+        assert found["name"] == "Card referee" and found["theme_color"] == "#101317"
+        assert page.request.get("/manifest.webmanifest?lang=lt").json()["name"] == "Kortų teisėjas"
+        from PIL import Image
+
+        sizes = {}
+        for icon in found["icons"]:
+            answer = page.request.get(icon["src"])
+            assert answer.ok, icon
+            if icon["type"] == "image/png":
+                sizes[icon["purpose"], icon["sizes"]] = "x".join(map(str, Image.open(BytesIO(answer.body())).size))
+        assert sizes == {("any", "192x192"): "192x192", ("any", "512x512"): "512x512",
+                         ("maskable", "512x512"): "512x512"}
+    finally:
+        context.close()
+
+
+def test_a_recording_screen_comes_back_offline_after_a_reload_and_in_a_new_tab(
+    browser: Any, live_server: Any, club_setup: dict[str, Any]
+) -> None:
+    deal = start_deal(club_setup)
+    context = signed_in_context(browser, live_server, club_setup["users"]["scorer"])
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"/deals/{deal.pk}/")
+        assert_recording_screen(page, deal)
+        page.wait_for_function(CONTROLLED)
+        # The first visit was loaded before the worker was in control; it is kept all the same.
+        wait_kept(page, "kortos-pages", f"/deals/{deal.pk}/")
+
+        context.set_offline(True)
+        assert page.evaluate("fetch('/healthz').then(() => 'answered', () => 'offline')") == "offline"
+        page.reload()
+        assert_recording_screen(page, deal)
+        page.reload()
+        assert_recording_screen(page, deal)
+
+        page.close()
+        again = context.new_page()
+        again.goto(f"/deals/{deal.pk}/")
+        assert_recording_screen(again, deal)
+        assert again.evaluate(CONTROLLED)
+        # The static files came from the shell: the screen is styled, its scripts ran.
+        assert again.evaluate("getComputedStyle(document.body).backgroundColor") != "rgba(0, 0, 0, 0)"
+        assert again.evaluate("document.documentElement.classList.contains('js')")
+
+        context.set_offline(False)
+        again.reload()
+        assert_recording_screen(again, deal)
+        assert errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("language", "heading", "hint"), [
+    ("en", "No network", "has not been opened on this device yet"),
+    ("lt", "Nėra tinklo", "šiame įrenginyje dar nebuvo atidarytas"),
+])
+def test_a_page_never_opened_shows_the_offline_page_in_the_readers_language(
+    open_page: Any, club_setup: dict[str, Any], language: str, heading: str, hint: str
+) -> None:
+    deal = start_deal(club_setup)
+    page = open_page(club_setup["users"]["scorer"], language=language)
+    page.goto(f"/deals/{deal.pk}/")
+    page.wait_for_function(CONTROLLED)
+    title = page.title()
+    wait_kept(page, "kortos-pages", f"/deals/{deal.pk}/")
+
+    page.context.set_offline(True)
+    page.goto("/clubs/vilnius/")
+    assert page.evaluate("document.documentElement.lang") == language
+    assert page.get_by_role("heading", level=1).inner_text() == heading
+    assert hint in page.locator("[data-offline-page]").inner_text()
+    # It names no one and carries no form: one copy serves whoever signs in next.
+    assert page.locator("form").count() == 0
+    assert "Jonas" not in page.locator("header").inner_text()
+    # The screens kept on this device are offered, and open.
+    kept = page.locator("[data-kept-pages] a")
+    kept.first.wait_for()
+    assert kept.count() == 1 and kept.first.inner_text() == title
+    kept.first.click()
+    page.wait_for_url(f"**/deals/{deal.pk}/")
+    assert page.get_by_role("heading", level=1).inner_text().startswith(deal.session.get_game_display())
+    assert page.js_errors == []
+
+
+def test_the_engine_manifest_is_asked_of_the_network_and_its_files_are_kept(
+    open_page: Any, club_setup: dict[str, Any]
+) -> None:
+    page = open_page(club_setup["users"]["scorer"])
+    page.goto("/")
+    page.wait_for_function(CONTROLLED)
+    engine = page.request.get("/static/offline/engine.json").json()
+    fetch = """async (path) => {
+      const response = await fetch(path, { cache: "no-cache" });
+      return { status: response.status, text: await response.text() };
+    }"""
+    digest = """async (path) => {
+      const bytes = await (await fetch(path)).arrayBuffer();
+      const sum = await crypto.subtle.digest("SHA-256", bytes);
+      return Array.from(new Uint8Array(sum), (b) => b.toString(16).padStart(2, "0")).join("");
+    }"""
+    # A tablet that kept an older engine's manifest: online, the server's is what it gets.
+    stale = {**engine, "version": "0000000000000000"}
+    page.evaluate("""async (stale) => {
+      const cache = await caches.open("kortos-engine-v1");
+      await cache.put("/static/offline/engine.json", new Response(JSON.stringify(stale)));
+    }""", stale)
+    assert json.loads(page.evaluate(fetch, "/static/offline/engine.json")["text"])["version"] == engine["version"]
+    assert json.loads(wait_kept(page, "kortos-engine", "/static/offline/engine.json"))["version"] == engine["version"]
+    archive = f"/static/offline/{engine['archive']}"
+    assert page.evaluate(digest, archive) == engine["sha256"]["archive"]
+    # Pyodide's entry point, which the engine worker imports by this name.
+    entry = f"/static/offline/{engine['pyodide']}/pyodide.mjs"
+    entry_text = page.evaluate(fetch, entry)["text"]
+
+    page.context.set_offline(True)
+    assert json.loads(page.evaluate(fetch, "/static/offline/engine.json")["text"])["version"] == engine["version"]
+    assert page.evaluate(digest, archive) == engine["sha256"]["archive"]
+    assert page.evaluate(fetch, entry)["text"] == entry_text
+    assert hashlib.sha256(entry_text.encode()).hexdigest() == hashlib.sha256(
+        (app_shell.ENGINE_MANIFEST.parent / engine["pyodide"] / "pyodide.mjs").read_bytes()).hexdigest()
+
+
+def test_signing_out_forgets_the_kept_pages(open_page: Any, club_setup: dict[str, Any]) -> None:
+    deal = start_deal(club_setup)
+    page = open_page(club_setup["users"]["scorer"])
+    page.goto(f"/deals/{deal.pk}/")
+    page.wait_for_function(CONTROLLED)
+    wait_kept(page, "kortos-pages", f"/deals/{deal.pk}/")
+
+    page.get_by_role("button", name=re.compile("Sign out")).click()
+    page.wait_for_url(re.compile(r"/login/"))
+    assert page.evaluate(KEPT, ["kortos-pages", f"/deals/{deal.pk}/"]) is None
+    page.context.set_offline(True)
+    page.goto(f"/deals/{deal.pk}/")
+    assert page.locator("[data-offline-page]").count() == 1
+    assert "Jonas" not in page.content()
