@@ -1,7 +1,8 @@
 // The referee on the tablet: a module Web Worker running referee/rules under Pyodide, so that
 // the screen never waits for the network to know who takes a trick or why an entry is refused.
 //
-// It reads the manifest that `manage.py build_engine` writes (engine.json, revalidated on each
+// It reads the manifest that `manage.py build_engine` writes (engine.json, or the address the
+// first message names; revalidated on each
 // start so a newer engine is seen), loads Pyodide from the project's own static files (copied
 // from node_modules at set-up: never a CDN), checks the engine archive and the refusals'
 // catalogue against the manifest's sha256, and unpacks them; or, when the manifest names one,
@@ -14,15 +15,19 @@
 // milliseconds since the worker started at which the manifest, the downloads, Pyodide and the
 // engine were ready, and whether the snapshot was used), or {id, failure}.
 
-const manifestURL = new URL(
-  new URL(self.location.href).searchParams.get("manifest") || "/static/offline/engine.json",
-  self.location.href,
-);
+// The manifest's address comes with the first message ({manifest}), not in the worker's own
+// address: a service worker answering for this script from its cache gives the worker the
+// cached response's address, whatever query the page started it with.
+let manifestURL = null;
+let loading = null;
 
-const loading = load();
-// Failing to load is an answer too (the screen falls back to the server), never an unhandled
-// rejection in the worker.
-loading.catch(() => {});
+function start(manifest) {
+  manifestURL = new URL(manifest || "/static/offline/engine.json", self.location.href);
+  loading = load();
+  // Failing to load is an answer too (the screen falls back to the server), never an
+  // unhandled rejection in the worker.
+  loading.catch(() => {});
+}
 
 async function sha256(buffer) {
   const digest = await crypto.subtle.digest("SHA-256", buffer);
@@ -105,7 +110,8 @@ async function load() {
 }
 
 self.onmessage = async (event) => {
-  const { id, ...request } = event.data;
+  const { id, manifest, ...request } = event.data;
+  if (loading === null) start(manifest);
   try {
     const { glue, version, timings } = await loading;
     if (request.op === "ready") {
