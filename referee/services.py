@@ -11,16 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from referee.games import PAGES
 from referee.rules import GAMES, IllegalEntry
 
-from . import entry_store, selectors, signals
+from . import entry_store, signals
+from .deal_starts import DealStarted as DealStarted
+from .deal_starts import deal_start_once as deal_start_once
 from .errors import Conflict, NotFound, Refusal
 from .models import (
     ChangeKind,
@@ -36,27 +37,12 @@ from .models import (
     SessionStatus,
 )
 from .permissions import check_role, require_role
+from .refusals import refusal_from as refusal_from
+from .refusals import require_open as _require_open
+from .refusals import seat_names as seat_names
 
 #: What a correction's preview reads back (the pages choose).
 T = TypeVar("T")
-
-
-def refusal_from(error: IllegalEntry, session: Session, names: Sequence[str] | None = None) -> Refusal:
-    """A rules refusal in the session's language, with seats shown as the players' names."""
-    if names is None:
-        names = seat_names(session)
-    notation: Literal["en", "lt"] = "lt" if session.notation == "lt" else "en"
-    words = PAGES[session.game].words()  # the club's words for the fields and choices it names
-    return Refusal(error.render(names=names, translate=_, notation=notation, words=words), code="illegal_entry")
-
-
-def seat_names(session: Session) -> list[str]:
-    """The players' names in seat order, read once per session object (refusals name players)."""
-    names = getattr(session, "_seat_names", None)
-    if names is None:
-        names = selectors.seat_names(session.pk)
-        session._seat_names = names  # type: ignore[attr-defined]
-    return names
 
 
 # -- clubs and members ---------------------------------------------------------------------
@@ -137,11 +123,6 @@ def session_start(
     return session
 
 
-def _require_open(session: Session) -> None:
-    if session.status != SessionStatus.OPEN:
-        raise Refusal(_("This session is closed; reopen it to record or correct anything."), code="closed")
-
-
 def _lock_open_session(session: Session, running_refusal: str) -> Session:
     """The session, row-locked, refused if it is closed or one of its deals is still running
     (``running_refusal`` says what to do about that deal, with its ``%(number)s``)."""
@@ -153,64 +134,12 @@ def _lock_open_session(session: Session, running_refusal: str) -> Session:
     return session
 
 
-@dataclass(frozen=True)
-class DealStarted:
-    deal: Deal
-    #: False: a retried start under the same ``client_id``, answered with the deal it made.
-    created: bool
-
-
 def deal_start(*, session: Session, user: Any, dealer: int | None = None, client_id: str | None = None,
                expected_number: int | None = None) -> Deal:
     """The next deal: dealer by the game's rotation (or by how the last deal ended) unless given;
     what the last deal carries over (chips left on prize cards) joins the session's options."""
     return deal_start_once(session=session, user=user, dealer=dealer, client_id=client_id,
                            expected_number=expected_number).deal
-
-
-def deal_start_once(*, session: Session, user: Any, dealer: int | None = None, client_id: str | None = None,
-                    expected_number: int | None = None) -> DealStarted:
-    """``deal_start`` for a tablet retrying a start whose answer was lost: the deal started under
-    ``client_id`` comes back. ``expected_number`` refuses if another device started one meanwhile."""
-    require_role(user, session.club, Role.SCORER)
-    rules = GAMES[session.game]
-    with transaction.atomic():
-        session = Session.objects.select_for_update().get(pk=session.pk)
-        # Before the closed and running refusals: the deal this id started is likely the running one.
-        earlier = session.deals.filter(client_id=client_id).first() if client_id is not None else None
-        if earlier is not None:
-            if dealer is not None and dealer != earlier.dealer:
-                raise Conflict(_("This client id was already used for a deal with another dealer; create a new id."),
-                               code="duplicate_key_conflict", number=earlier.number)
-            return DealStarted(deal=earlier, created=False)
-        _require_open(session)
-        previous = session.deals.order_by("-number").first()
-        number = (previous.number + 1) if previous else 1
-        if expected_number is not None and expected_number != number:
-            raise Conflict(_("Another device started a deal first: the next deal is number %(number)s. "
-                             "Reload and try again.") % {"number": number}, code="stale_deal_number", number=number)
-        running = session.deals.filter(status=DealStatus.RUNNING).first()
-        if running is not None:
-            raise Refusal(_("Deal %(number)s is still running; finish it before starting the next.")
-                          % {"number": running.number}, code="running_deal")
-        players, options = session.seats.count(), dict(session.options)
-        if previous is not None:
-            previous_state = rules.from_dict(previous.state)
-            default_dealer = rules.next_dealer(previous_state)
-            options.update(rules.carry_over(previous_state))
-        else:
-            default_dealer = players - 1  # so that seat 0 is the first player of the evening
-        if dealer is None:
-            dealer = default_dealer
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise Refusal(_("The dealer must be a seat from 0 to %(last)s.") % {"last": players - 1})
-        try:
-            state = rules.new_deal(players=players, dealer=dealer, options=options)
-        except IllegalEntry as error:
-            raise refusal_from(error, session) from error
-        deal = Deal.objects.create(session=session, number=number, dealer=dealer, options=options,
-                                   state=rules.to_dict(state), client_id=client_id)
-        return DealStarted(deal=deal, created=True)
 
 
 def deal_discard(*, deal: Deal, user: Any) -> None:
