@@ -34,6 +34,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache as memo
 from typing import Any
@@ -83,34 +84,37 @@ def _fresh() -> str:
 # -- after a change ------------------------------------------------------------------------------------
 
 
-def _after_commit(keys: list[str]) -> None:
-    """New generations or epochs for ``keys`` once the change commits (at once outside a
+def _after_commit(keys: Callable[[], list[str]]) -> None:
+    """New generations or epochs for ``keys()`` once the change commits (at once outside a
     transaction). A cache that fails here is logged: the change itself has committed."""
     def bump() -> None:
         try:
-            cache.set_many({key: _fresh() for key in keys}, timeout=KEEP_SECONDS)
+            cache.set_many({key: _fresh() for key in keys()}, timeout=KEEP_SECONDS)
         except Exception:  # the cache is down: the poll's fast path fails to read it too
-            log.exception("could not renew the watchers' poll keys %s", keys[:3])
+            log.exception("could not renew the watchers' poll keys")
 
-    if keys:
-        transaction.on_commit(bump)
+    transaction.on_commit(bump)
 
 
 def deals_changed(deal_ids: list[int]) -> None:
-    _after_commit([gen_key(pk) for pk in deal_ids])
+    _after_commit(lambda: [gen_key(pk) for pk in deal_ids])
 
 
 def session_changed(session_id: int) -> None:
     """Every deal of the session: a deal started or finished changes the running deal that
-    each of them names to its watchers; closing the session changes every version."""
+    each of them names to its watchers; closing the session changes every version. The deals
+    are read after the commit, outside the change's transaction and its locks."""
     from referee.models import Deal
 
-    deals_changed(list(Deal.objects.filter(session_id=session_id).values_list("id", flat=True)))
+    def keys() -> list[str]:
+        return [gen_key(pk) for pk in Deal.objects.filter(session_id=session_id).values_list("id", flat=True)]
+
+    _after_commit(keys)
 
 
 def access_changed(user_id: int | None = None, club_id: int | None = None) -> None:
     keys = ([user_key(user_id)] if user_id is not None else []) + ([club_key(club_id)] if club_id is not None else [])
-    _after_commit(keys)
+    _after_commit(lambda: keys)
 
 
 # -- the exact way: read the stamps first, remember what it found -------------------------------------------
