@@ -20,8 +20,9 @@ def table_offline_text() -> dict[str, object]:
     return {
         "unavailable": _("Offline recording is not available on this browser."),
         "unavailable_game": _("Offline recording is not available for this game yet."),
-        "on_device": _("Recorded on this tablet: it is sent when the connection returns."),
         "moving": _("The server has this deal now: opening its page…"),
+        "waiting_tag": _("waiting to be sent"),
+        "dealer": _("dealer"),
         # The deal's heading and dealer line (deal.html, _finished.html).
         "deal_n": _("deal %(n)s"),
         "deal_over": _("Deal %(n)s is over"),
