@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from referee.models import Club, Seat
 
-from . import ratings
+from . import board_version, ratings
 from .models import AGGREGATES, OVERALL, ChipMovement, DealResult, RatingStream, RatingUpdate
 
 
@@ -71,6 +71,7 @@ def _rebuild_aggregates(club: Club) -> None:
         member = members[(move.session_id, move.target_seat)]
         add(move.session.game, move.at, member, 0, 0, move.chips, move.chips * move.session.stake)
 
+    board_version.changed(club.pk)  # the leaderboard's cached totals retire once this commits
     for model, bucket in AGGREGATES:
         model.objects.filter(club=club).delete()  # type: ignore[attr-defined]
         name = bucket or "total"

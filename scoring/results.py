@@ -45,7 +45,7 @@ from django.utils import timezone
 from referee.models import Deal, DealStatus, Session
 from referee.rules import GAMES
 
-from . import chips, ratings
+from . import board_version, chips, ratings
 from .models import AGGREGATES, ChipMovement, DealResult
 
 
@@ -68,6 +68,7 @@ def _bump(
     rows = sorted((member, sign * d, sign * w, sign * p, sign * m) for member, d, w, p, m in rows)
     if not rows:
         return
+    board_version.changed(club_id)  # the leaderboard's cached totals retire once this commits
     local = timezone.localtime(moment)
     buckets = {"month": date(local.year, local.month, 1), "day": date(local.year, local.month, local.day)}
     statements: list[tuple[str, list[Any]]] = []
