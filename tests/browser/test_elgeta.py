@@ -14,7 +14,8 @@ from referee import services
 from referee.models import Deal, Entry
 from referee.rules import GAMES
 
-from .conftest import check_a11y, shoot
+from .boxes import record_clear_of_controls
+from .conftest import PHONE, TABLET, check_a11y, shoot, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -92,3 +93,70 @@ def test_a_determined_deal_one_tap_per_trick_and_finish_from_the_forecast(
     assert page.locator("[data-conclusion] p").first.inner_text() == "Finished from the forecast."
     assert Deal.objects.get(pk=deal.pk).status == "finished"
     shoot(page, "elgeta-5-finished")
+
+
+@pytest.mark.parametrize("size", [pytest.param(TABLET, id="tablet"), pytest.param(PHONE, id="phone")])
+def test_the_record_button_lies_over_no_card_field_at_any_step(
+    open_page: Any, club_setup: dict[str, Any], size: dict[str, int]
+) -> None:
+    """The seed's tie of aces tapped in, its tie-break round and the preview: after every tap the
+    Record button is wholly on screen and shares no area with a card field or a pad key."""
+    m = club_setup["members"]
+    session = services.session_start(
+        club=club_setup["club"], game="elgeta", user=club_setup["users"]["scorer"],
+        players=[m["admin"], m["scorer"], m["member"], m["Petras"]], options={"suits": ["S", "D", "H", "C"]},
+    )
+    deal = services.deal_start(session=session, user=club_setup["users"]["scorer"])
+    page = open_page(club_setup["users"]["scorer"], size=size)
+    page.goto(f"/deals/{deal.pk}/")
+    record = "Record the trick"
+    record_clear_of_controls(page, record, "the empty trick")
+    pad = page.locator("[data-rank-pad]")
+    for rank in ("J", "A", "A", "4", "6", "7", "9", "Q"):
+        if rank == "6":
+            page.locator('[data-round="1"]').wait_for()
+        pad.get_by_role("button", name=rank, exact=True).click()
+        record_clear_of_controls(page, record, f"{rank} tapped")
+    page.locator("[data-preview-box]").get_by_text("Petras takes 8 cards after 1 tie-break round.").wait_for()
+    record_clear_of_controls(page, record, "the preview shown")
+    shoot(page, f"elgeta-6-record-clear-{size['width']}")
+    page.get_by_role("button", name=record).click()
+    page.get_by_role("heading", name="Trick 2 · Petras leads").wait_for()
+    record_clear_of_controls(page, record, "the next trick")
+    assert page.js_errors == []
+
+
+def test_without_javascript_a_refused_tie_break_comes_back_as_typed(
+    browser: Any, live_server: Any, club_setup: dict[str, Any]
+) -> None:
+    """JavaScript off: the form posts to the page. A tie-break round typed wrong is refused and
+    the form comes back with both rounds as typed and no third round nobody asked for."""
+    m = club_setup["members"]
+    session = services.session_start(
+        club=club_setup["club"], game="elgeta", user=club_setup["users"]["scorer"],
+        players=[m["admin"], m["scorer"], m["member"], m["Petras"]], options={"suits": ["S", "D", "H", "C"]},
+    )
+    deal = services.deal_start(session=session, user=club_setup["users"]["scorer"])
+    context = browser.new_context(viewport=TABLET, locale="en", base_url=live_server.url, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        sign_in(page, "scorer")
+        page.goto(f"/deals/{deal.pk}/")
+        for seat, card in enumerate(["J♠", "A♦", "A♥", "4♣"]):
+            page.locator(f"#r0-{seat}").fill(card)
+        page.get_by_role("button", name="Add a tie-break round").click()
+        page.locator('[data-round="1"]').wait_for()
+        assert page.locator('[data-round="2"]').count() == 0
+        for seat, card in enumerate(["6♠", "7♦", "9♥", "Q♠"]):  # Q♠: Petras holds clubs
+            page.locator(f"#r1-{seat}").fill(card)
+        page.get_by_role("button", name="Record the trick").click()
+        page.locator('[data-error-for="trick"]').get_by_text("The QS is not in Petras's pile.").wait_for()
+        typed = [[page.locator(f"#r{row}-{seat}").input_value() for seat in range(4)] for row in (0, 1)]
+        assert typed == [["J♠", "A♦", "A♥", "4♣"], ["6♠", "7♦", "9♥", "Q♠"]]
+        assert page.locator('[data-round="2"]').count() == 0
+        page.locator("#r1-3").fill("Q♣")
+        page.get_by_role("button", name="Record the trick").click()
+        page.get_by_role("heading", name="Trick 2 · Petras leads").wait_for()
+        assert Entry.objects.get(deal=deal).payload["rounds"] == [["J♠", "A♦", "A♥", "4♣"], ["6♠", "7♦", "9♥", "Q♣"]]
+    finally:
+        context.close()

@@ -10,7 +10,8 @@ import pytest
 from referee import services
 from scoring.models import DealResult
 
-from .conftest import check_a11y, shoot
+from .boxes import record_clear_of_controls
+from .conftest import PHONE, TABLET, check_a11y, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -91,4 +92,34 @@ def test_an_out_count_beyond_the_hand_is_refused_as_typed(open_page: Any, club_s
     assert DealResult.objects.filter(deal=deal).count() == 0
     assert type(deal).objects.get(pk=deal.pk).seq == 0
     shoot(page, "michigan-6-count-refused")
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize("size", [pytest.param(TABLET, id="tablet"), pytest.param(PHONE, id="phone")])
+def test_the_record_buttons_lie_over_no_count_at_any_step(
+    open_page: Any, club_setup: dict[str, Any], size: dict[str, int]
+) -> None:
+    """Who went out and the cards left, tapped on the steppers: after every tap the Record
+    button is wholly on screen and shares no area with a stepper, a tile or a field the
+    scorer can see (on the tablet it floated over the rightmost stepper)."""
+    m = club_setup["members"]
+    session = services.session_start(club=club_setup["club"], game="michigan", user=club_setup["users"]["scorer"],
+                                     players=[m["admin"], m["scorer"], m["member"], m["Petras"]])
+    deal = services.deal_start(session=session, user=club_setup["users"]["scorer"])
+    page = open_page(club_setup["users"]["scorer"], size=size)
+    page.goto(f"/deals/{deal.pk}/")
+    page.get_by_role("radio", name="A♠: 5 chips").check()
+    record_clear_of_controls(page, "Record the prize", "a prize card chosen")
+    page.locator("#form-prize").get_by_role("radio", name="Jonas", exact=True).check()
+    record_clear_of_controls(page, "Record the prize", "who played it chosen")
+    form = page.locator("#form-out")
+    form.get_by_role("radio", name="Rūta", exact=True).check()
+    record_clear_of_controls(page, "Record who went out", "who went out chosen")
+    for name, count in (("Ona", 3), ("Jonas", 2), ("Petras", 2)):
+        for _ in range(count - 1):
+            page.get_by_role("button", name=f"One card more for {name}").click()
+            record_clear_of_controls(page, "Record who went out", f"one card more for {name}")
+    shoot(page, f"michigan-7-counts-{size['width']}")
+    page.get_by_role("button", name="Record who went out").click()
+    page.get_by_role("heading", name="Deal 1 is over").wait_for()
     assert page.js_errors == []

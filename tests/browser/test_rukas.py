@@ -11,7 +11,8 @@ import pytest
 from referee import services
 from referee.models import Entry
 
-from .conftest import check_a11y, shoot
+from .boxes import record_clear_of_controls
+from .conftest import PHONE, TABLET, check_a11y, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -148,3 +149,50 @@ def test_a_lost_response_is_retried_with_the_same_key_and_stored_once(
     entries = list(Entry.objects.filter(deal=deal))
     assert len(entries) == 1 and entries[0].seq == 1
     assert page.locator("#sync").inner_text() == "Saved."
+
+
+def wholly_on_screen(page: Any, selector: str) -> bool:
+    """The element's whole box is inside the viewport and nothing else lies over its centre."""
+    return bool(page.evaluate("""(sel) => {
+      const el = document.querySelector(sel);
+      const r = el.getBoundingClientRect();
+      if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) return false;
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return !!hit && el.contains(hit);
+    }""", selector))
+
+
+@pytest.mark.parametrize("size", [pytest.param(TABLET, id="tablet"), pytest.param(PHONE, id="phone")])
+def test_the_rank_pad_and_record_are_on_screen_without_scrolling(
+    open_page: Any, club_setup: dict[str, Any], size: dict[str, int]
+) -> None:
+    """A trick being entered: the whole rank pad and the Record button are on screen as the page
+    opens (nothing scrolled) and after every tap, and the button lies over no slot or rank."""
+    deal = start_rukas(club_setup)
+    services.entry_add(deal_id=deal.pk, payload={"type": "trick", "cards": ["3", "9", "9", "V", "4"]},
+                       user=club_setup["users"]["scorer"])
+    page = open_page(club_setup["users"]["scorer"], size=size)
+    record = "Record the trick"
+    for step in ("the first trick", "a trick after a verdict"):
+        if step == "the first trick":
+            fresh = start_rukas(club_setup)
+            page.goto(f"/deals/{fresh.pk}/")
+        else:
+            page.goto(f"/deals/{deal.pk}/")
+            page.locator("[data-conclusion]").wait_for()
+        assert wholly_on_screen(page, "[data-rank-pad]"), f"{step}: the rank pad is not wholly on screen"
+        assert wholly_on_screen(page, "[data-rank-pad] button:last-child"), f"{step}: the pad's last key is hidden"
+        record_clear_of_controls(page, record, f"{step}, as the page opens")
+        pad = page.locator("[data-rank-pad]")
+        for rank in ("K", "D", "10", "8", "2"):
+            pad.get_by_role("button", name=rank, exact=True).click()
+            assert wholly_on_screen(page, "[data-rank-pad]"), f"{step}: the pad left the screen after {rank}"
+            record_clear_of_controls(page, record, f"{step}, {rank} tapped")
+    # Petras took the first trick and reveals first: the ranks went to him and round the table.
+    assert [page.locator(f"#card-{seat}").input_value() for seat in (3, 4, 0, 1, 2)] == ["K", "D", "10", "8", "2"]
+    shoot(page, f"rukas-6-pad-in-reach-{size['width']}")
+    check_a11y(page)
+    page.get_by_role("button", name=record).click()
+    page.get_by_text("Trick 3 of 13", exact=False).first.wait_for()
+    assert Entry.objects.filter(deal=deal, active=True).count() == 2
+    assert page.js_errors == []

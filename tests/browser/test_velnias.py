@@ -11,7 +11,8 @@ import pytest
 from referee.models import Deal, Session
 from scoring.models import DealResult
 
-from .conftest import check_a11y, shoot, sign_in
+from .boxes import record_clear_of_controls
+from .conftest import PHONE, TABLET, check_a11y, shoot, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -142,4 +143,44 @@ def test_a_count_is_refused_as_typed_beside_its_field(open_page: Any, club_setup
     page.locator("[data-caller]").get_by_role("radio", name="Petras", exact=True).check()
     assert page.locator("#count-1").input_value() == "1"
     assert page.locator("#count-0").input_value() == "0"
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize("size", [pytest.param(TABLET, id="tablet"), pytest.param(PHONE, id="phone")])
+def test_the_record_button_lies_over_no_control_at_any_step(
+    open_page: Any, club_setup: dict[str, Any], size: dict[str, int]
+) -> None:
+    """Every step of the seed deal, and the refusal and the preview: the Record button's box is
+    inside the viewport and shares no area with any input, stepper or tile the scorer can see
+    (on the tablet it floated over the rightmost stepper, Petras's +)."""
+    from referee import services
+
+    m = club_setup["members"]
+    session = services.session_start(club=club_setup["club"], game="velnias", user=club_setup["users"]["scorer"],
+                                      players=[m["admin"], m["scorer"], m["member"], m["Petras"]])
+    deal = services.deal_start(session=session, user=club_setup["users"]["scorer"])
+    page = open_page(club_setup["users"]["scorer"], size=size)
+    page.goto(f"/deals/{deal.pk}/")
+    record = "Record the end of the deal"
+    record_clear_of_controls(page, record, "the empty form")
+    page.get_by_role("button", name=record).click()
+    page.locator("[data-error-for-term]:not(:empty)").first.wait_for()
+    record_clear_of_controls(page, record, "refused: no ending chosen")
+    page.locator("label.tile", has_text="Last face-down card").click()
+    record_clear_of_controls(page, record, "the ending chosen")
+    page.locator("[data-caller]").get_by_role("radio", name="Ona", exact=True).check()
+    record_clear_of_controls(page, record, "the caller chosen")
+    for name, count in (("Ona", 3), ("Jonas", 2), ("Rūta", 6), ("Petras", 2)):
+        for _ in range(count - 1):
+            page.get_by_role("button", name=f"One card more for {name}").click()
+            record_clear_of_controls(page, record, f"one card more for {name}")
+    page.wait_for_function("document.querySelector('[data-preview-points]') !== null")
+    record_clear_of_controls(page, record, "the preview shown")
+    # The rightmost stepper, scrolled to, is tapped where it shows: nothing lies over it.
+    plus = page.get_by_role("button", name="One card more for Petras")
+    plus.scroll_into_view_if_needed()
+    record_clear_of_controls(page, record, "Petras's stepper in view")
+    plus.click(trial=True)  # Playwright refuses a tap that something else would receive
+    shoot(page, f"velnias-5-steppers-{size['width']}")
+    check_a11y(page)
     assert page.js_errors == []
