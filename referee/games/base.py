@@ -66,6 +66,9 @@ class GamePages:
     streak_highlight: ClassVar[bool] = True
     #: Entry fields that take one of a few values (the correction screen offers them in words).
     field_choices: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: Entry fields that hold cards, and what the correction screen suggests for them:
+    #: ``"rank"`` (a rank names the card) or ``"card"`` (rank and suit).
+    card_fields: ClassVar[Mapping[str, Literal["rank", "card"]]] = {}
 
     @property
     def rules(self) -> Game[Any]:

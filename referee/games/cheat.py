@@ -28,6 +28,7 @@ def _challenges(entries: Iterable[Row]) -> dict[str, Any]:
 
 class CheatPages(GamePages):
     slug = "cheat"
+    card_fields = {"revealed": "rank"}
     fact_query = FactQuery(
         "entries", ("result__challenger", "result__player", "result__truthful"), _challenges,
         {"payload__type": "challenge"},

@@ -41,6 +41,7 @@ class ElgetaPages(GamePages):
     slug = "elgeta"
     #: Without JavaScript the scorer asks for one more tie-break round: nothing is written.
     redraw_actions = ("more_rounds",)
+    card_fields = {"rounds": "card"}
     fact_query = FactQuery(
         "entries", ("payload__rounds", "result__taker"), _tie_breaks,
         {"payload__type": "trick", "payload__rounds__1__isnull": False},

@@ -31,6 +31,7 @@ def _prizes_and_misplays(deals: Iterable[Row]) -> dict[str, Any]:
 
 class MichiganPages(GamePages):
     slug = "michigan"
+    card_fields = {"card": "card"}
     fact_query = FactQuery("deals", ("state__prizes_played", "state__misplays"), _prizes_and_misplays)
     best_deal_highlight = True
 

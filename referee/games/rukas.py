@@ -45,6 +45,7 @@ def _taken(entries: Iterable[Row]) -> dict[str, Any]:
 
 class RukasPages(GamePages):
     slug = "rukas"
+    card_fields = {"cards": "rank"}
     fact_query = FactQuery("entries", ("result__taker", "result__cards", "result__reveal_order"), _taken)
     best_deal_highlight = True
 

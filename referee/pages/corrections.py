@@ -17,11 +17,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from referee import selectors, services
+from referee import presenters, selectors, services
 from referee.errors import NotFound, Refusal
 from referee.games import PAGES
 from referee.games.base import SEAT_FIELDS
 from referee.models import Deal, Entry
+from referee.rules.cards import SUITS
 from scoring import selectors as scoring
 
 from .access import can_record, deal_or_404
@@ -61,7 +62,31 @@ def entry_correct_page(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
             context["error"] = error.message
             status = error.status
     context["fields"] = _fields(payload, entry.result, names, pages.words(), pages.field_choices)
+    context.update(_card_hints(context["fields"], pages.card_fields, session.notation))
     return render(request, "referee/deal_correct.html", context, status=status)
+
+
+def _card_hints(
+    fields: list[dict[str, Any]], card_fields: Mapping[str, str], notation: str
+) -> dict[str, Any]:
+    """Card fields offer what the recording screen's pads offer: the session's ranks (or every
+    card, rank and suit as the table writes them) as suggestions to pick from while typing,
+    and one line naming the ranks and suits. A field keeps whatever is typed: the referee
+    judges it, as on the recording screen."""
+    kinds = set()
+    for field in fields:
+        kind = card_fields.get(field["key"])
+        if kind is not None:
+            field["card_hint"] = f"{kind}-hints"
+            kinds.add(kind)
+    if not kinds:
+        return {}
+    ranks = [pad["label"] for pad in presenters.rank_pad(notation)]
+    suits = [{"symbol": presenters.SUIT_SYMBOLS[s], "letter": s.lower(), "name": presenters.suit_name(s)}
+             for s in SUITS]
+    cards = [rank + suit["symbol"] for rank in reversed(ranks) for suit in suits] if "card" in kinds else []
+    return {"hint_ranks": ranks, "hint_suits": suits if "card" in kinds else [],
+            "hint_cards": cards, "hint_kinds": sorted(kinds)}
 
 
 def _key(payload: Mapping[str, Any]) -> str:
@@ -118,13 +143,13 @@ def _fields(
             options = [{"value": str(seat), "label": name} for seat, name in enumerate(names)]
             options.append({"value": "", "label": _("nobody")})
             current = "" if value is None else str(value)
-            fields.append({"kind": "choice", "name": f"f:{key}:int", "label": label, "options": options,
-                           "current": current})
+            fields.append({"kind": "choice", "key": key, "name": f"f:{key}:int", "label": label,
+                           "options": options, "current": current})
         elif key in choices:
             # A choice as its tile on the recording screen says it (the word without its quotes).
             options = [{"value": c, "label": words.get(c, c).strip("“”„\"")} for c in choices[key]]
-            fields.append({"kind": "choice", "name": f"f:{key}:str", "label": label, "options": options,
-                           "current": str(value)})
+            fields.append({"kind": "choice", "key": key, "name": f"f:{key}:str", "label": label,
+                           "options": options, "current": str(value)})
         elif isinstance(value, list) and value and all(isinstance(v, list) for v in value):
             rounds = [
                 {"name": f"f:{key}:round:{index}", "label": _("Round %(n)s") % {"n": index + 1},
@@ -132,7 +157,7 @@ def _fields(
                            for position, v in enumerate(cards)]}
                 for index, cards in enumerate(value)
             ]
-            fields.append({"kind": "rounds", "label": label, "rounds": rounds})
+            fields.append({"kind": "rounds", "key": key, "label": label, "rounds": rounds})
         elif isinstance(value, list):
             per_seat = len(value) == len(names) and all(isinstance(v, int) for v in value)
             seats = order if isinstance(order, list) and len(order) == len(value) else None
@@ -146,12 +171,12 @@ def _fields(
                     who = f"{position + 1}."
                 items.append({"label": who, "value": "" if v is None else str(v)})
             kind = "ints" if per_seat else "strs"
-            fields.append({"kind": "list", "name": f"f:{key}:{kind}", "label": label, "items": items,
-                           "numeric": per_seat})
+            fields.append({"kind": "list", "key": key, "name": f"f:{key}:{kind}", "label": label,
+                           "items": items, "numeric": per_seat})
         elif isinstance(value, int) and not isinstance(value, bool):
-            fields.append({"kind": "text", "name": f"f:{key}:int", "label": label, "value": str(value),
-                           "numeric": True})
+            fields.append({"kind": "text", "key": key, "name": f"f:{key}:int", "label": label,
+                           "value": str(value), "numeric": True})
         else:
-            fields.append({"kind": "text", "name": f"f:{key}:str", "label": label,
+            fields.append({"kind": "text", "key": key, "name": f"f:{key}:str", "label": label,
                            "value": "" if value is None else str(value), "numeric": False})
     return fields
