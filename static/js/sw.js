@@ -35,7 +35,9 @@ const SIGN_IN_OUT = /^\/log(in|out)\/$/;
 /** How long a navigation waits for the network before showing the kept copy (Wi-Fi in a hall
     often hangs rather than fails); the network's answer still refreshes the copy. */
 const NAVIGATION_PATIENCE_MS = 4000;
-const LANGUAGES = ["lt", "en"];
+const LANGUAGES = Object.keys(SHELL.offline);
+/** How many screens (pages and live fragments) the tablet keeps at most. */
+const PAGES_KEPT = 60;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -98,10 +100,16 @@ async function shellFile(request) {
   const cache = await caches.open(SHELL_CACHE);
   // ignoreSearch: the engine's worker is started as engine-worker.js?manifest=...
   const kept = await cache.match(request, { ignoreSearch: true });
-  if (kept) return kept;
+  if (kept) return new URL(request.url).search ? withoutAddress(kept) : kept;
   const response = await fetch(request);
-  if (response.status === 200) await cache.put(request, response.clone());
+  if (response.status === 200) await cache.put(new URL(request.url).pathname, response.clone());
   return response;
+}
+
+/** A kept copy answered as a new response: a worker script started as engine-worker.js?x=y
+    then keeps its own address (a kept response carries the address it was kept under). */
+function withoutAddress(response) {
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 // -- the engine: its manifest from the network when there is one, its files kept for good ------
@@ -175,7 +183,7 @@ async function page(event, url) {
   const cache = await caches.open(PAGES_CACHE);
   const key = url.origin + url.pathname; // one copy a screen, whatever the query
   const fromNetwork = fetch(request).then(async (response) => {
-    if (response.status === 200 && response.type === "basic") await cache.put(key, response.clone());
+    if (response.status === 200 && response.type === "basic") await keepPage(cache, key, response.clone());
     return response;
   });
   // The network's answer still refreshes the copy when the copy was shown first.
@@ -221,6 +229,15 @@ async function offlinePage() {
   return kept || Response.error();
 }
 
+/** Keeps a screen's copy, the newest last; the oldest go past PAGES_KEPT (a season of
+    evenings on one tablet must not fill its storage). */
+async function keepPage(cache, key, response) {
+  await cache.delete(key);
+  await cache.put(key, response);
+  const keys = await cache.keys();
+  for (const old of keys.slice(0, Math.max(0, keys.length - PAGES_KEPT))) await cache.delete(old);
+}
+
 async function forgetPages() {
   await caches.delete(PAGES_CACHE);
 }
@@ -238,7 +255,7 @@ async function hello({ language, url, adopted }) {
   const key = address.origin + address.pathname;
   try {
     const response = await fetch(key, { credentials: "same-origin" });
-    if (response.status === 200 && !response.redirected) await (await caches.open(PAGES_CACHE)).put(key, response);
+    if (response.status === 200 && !response.redirected) await keepPage(await caches.open(PAGES_CACHE), key, response);
     if (address.pathname.startsWith("/deals/")) await warmEngine();
   } catch {
     // Offline already: nothing to keep; the next visit online keeps it.

@@ -117,6 +117,14 @@ def test_the_worker_installs_controls_the_first_page_and_is_never_cached(
                 sizes[icon["purpose"], icon["sizes"]] = "x".join(map(str, Image.open(BytesIO(answer.body())).size))
         assert sizes == {("any", "192x192"): "192x192", ("any", "512x512"): "512x512",
                          ("maskable", "512x512"): "512x512"}
+        # Chromium itself finds the manifest sound and the app installable.
+        cdp = context.new_cdp_session(page)
+        parsed = cdp.send("Page.getAppManifest")
+        assert parsed["errors"] == [] and parsed["url"].endswith("/manifest.webmanifest?lang=en"), parsed
+        # (A Playwright context is a private window, where no browser offers to install.)
+        errors = [e for e in cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+                  if e["errorId"] != "in-incognito"]
+        assert errors == [], errors
     finally:
         context.close()
 
@@ -244,3 +252,59 @@ def test_signing_out_forgets_the_kept_pages(open_page: Any, club_setup: dict[str
     page.goto(f"/deals/{deal.pk}/")
     assert page.locator("[data-offline-page]").count() == 1
     assert "Jonas" not in page.content()
+
+
+def test_new_static_files_make_a_new_worker_that_drops_the_old_shell_and_keeps_the_screens(
+    open_page: Any, club_setup: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deal = start_deal(club_setup)
+    page = open_page(club_setup["users"]["scorer"])
+    page.goto(f"/deals/{deal.pk}/")
+    page.wait_for_function(CONTROLLED)
+    wait_kept(page, "kortos-pages", f"/deals/{deal.pk}/")
+    old = "kortos-shell-" + app_shell.shell_version()
+    wait_kept(page, old, "/static/css/app.css")
+
+    # A deploy changes the static files: the worker's script changes with their hash.
+    monkeypatch.setattr(app_shell, "shell_version", lambda: "0123456789abcdef")
+    page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+    new = "kortos-shell-0123456789abcdef"
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        names = page.evaluate("caches.keys()")
+        if new in names and old not in names:
+            break
+        time.sleep(0.1)
+    assert new in names and old not in names, names
+    # Only the new shell's name changed: the screens, the engine and the language stay.
+    assert "kortos-pages-v1" in names
+    assert set(names) <= {new, "kortos-pages-v1", "kortos-engine-v1", "kortos-meta-v1"}
+    wait_kept(page, new, "/static/css/app.css")
+    # The screens outlive the deploy: an offline tablet still has its table.
+    context = page.context
+    context.set_offline(True)
+    page.reload()
+    assert_recording_screen(page, deal)
+
+
+#: Starts the referee on the tablet in the page and answers its version (or the failure).
+ENGINE_READY = """async () => {
+  const { createEngine } = await import("/static/js/offline/engine.js");
+  const engine = createEngine({ context: { names: [], language: "en", notation: "en" } });
+  try { return await engine.ready(); } catch (error) { return "failed: " + error; } finally { engine.terminate(); }
+}"""
+
+
+def test_the_referee_loads_offline_after_one_visit_online(open_page: Any, club_setup: dict[str, Any]) -> None:
+    deal = start_deal(club_setup)
+    page = open_page(club_setup["users"]["scorer"])
+    page.goto(f"/deals/{deal.pk}/")
+    page.wait_for_function(CONTROLLED)
+    online_version = page.evaluate(ENGINE_READY)
+    assert not str(online_version).startswith("failed"), online_version
+
+    page.context.set_offline(True)
+    page.reload()
+    assert_recording_screen(page, deal)
+    # The engine's worker, Pyodide and the archive all come from the worker's caches.
+    assert page.evaluate(ENGINE_READY) == online_version
