@@ -16,7 +16,13 @@ fresh Chromium profile times ``createEngine().ready()`` through ``static/js/offl
 * each with the CPU time the browser's processes spent on it (from /proc): on a busy shared
   machine the wall time measures the queue for the cores as much as the work;
 * verdicts: the seed Rūkas trick "3 9 9 V 4" applied ``--verdicts`` times to a 5-player
-  snapshot, timed in the page from ``engine.apply`` to the answer (the worker round trip).
+  snapshot, timed in the page from ``engine.apply`` to the answer (the worker round trip);
+* tap to verdict on the real recording screen (``--screen``, on by default): a throwaway
+  PostgreSQL database and gunicorn on ``--port`` (bench_api's, ``BENCH_DB_NAME``), a Rūkas
+  deal of four players, the scorer signed in; once the screen says it can referee offline
+  (``#deal[data-offline=ready]``), the network is cut (Playwright's offline mode) and a whole
+  deal of 13 tricks is recorded; each tap is timed in the page from the Record button's click
+  to the frame that paints the verdict (the live part's ``data-seq`` changes in the same task).
 """
 
 from __future__ import annotations
@@ -35,8 +41,15 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")
 os.environ.setdefault("ALLOW_INSECURE_KEY", "1")
+# The recording screen's part (--screen) runs on a throwaway PostgreSQL database with the
+# settings gunicorn gets (bench_api's); the engine's part touches no database.
+os.environ.setdefault("BENCH_DB_NAME", "kortos_bench_offline_screen")
+
+from bench import bench_api  # noqa: E402
+
+os.environ["DATABASE_URL"] = bench_api.database_url()
+os.environ["DJANGO_SETTINGS_MODULE"] = "bench.settings_bench"
 
 import django  # noqa: E402
 
@@ -128,10 +141,111 @@ class Static(SimpleHTTPRequestHandler):
         pass
 
 
+#: In the recording screen, before its scripts: each tap's time to the frame showing its verdict.
+TAP_TIMER = """
+window.__verdicts = [];
+window.__tapAt = null;
+document.addEventListener("click", (e) => {
+  const b = e.target.closest("button");
+  if (b && (b.matches("button[form]") || b.closest("form[data-entry]"))) window.__tapAt = performance.now();
+}, true);
+new MutationObserver((changes) => {
+  for (const c of changes) {
+    if (c.attributeName === "data-seq" && window.__tapAt !== null) {
+      const tap = window.__tapAt;
+      window.__tapAt = null;
+      requestAnimationFrame((frame) => window.__verdicts.push(frame - tap));
+    }
+  }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-seq"] });
+"""
+
+
+def screen_taps(chromium: str, port: int) -> str:
+    """The recording screen's tap-to-verdict offline over a whole Rūkas deal; the line to print."""
+    from referee.rules.cards import RANK_TEXT_LT
+
+    ranks = [RANK_TEXT_LT[v] for v in range(2, 15)]
+    bench_api.recreate_database()
+    server = None
+    try:
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        from referee import services
+        from referee.rules import GAMES
+
+        seed = bench_api.seed_club()
+        session = services.session_start(club=seed.club, game="rukas", players=seed.members, user=seed.user,
+                                         options={"notation": "lt"})
+        deal = services.deal_start(session=session, user=seed.user)
+        game = GAMES["rukas"]
+        state = game.new_deal(players=4, dealer=deal.dealer, options={"notation": "lt"})
+        tricks = []
+        for trick in range(13):
+            leader = game.view(state)["leader"]
+            order = [(leader + i) % 4 for i in range(4)]
+            cards = [ranks[(trick * 3 + seat * 5) % 13] for seat in order]
+            state = game.apply(state, {"type": "trick", "cards": cards})
+            tricks.append((order, cards))
+        server = bench_api.start_gunicorn(port, 2)
+
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+        from playwright.sync_api import sync_playwright
+
+        base = f"http://{bench_api.HOST}:{port}"
+        with tempfile.TemporaryDirectory() as profile, sync_playwright() as playwright:
+            context = playwright.chromium.launch_persistent_context(
+                profile, executable_path=chromium, headless=True, args=["--no-sandbox", "--disable-gpu"],
+                viewport={"width": 1024, "height": 768},
+            )
+            page = context.new_page()
+            page.goto(f"{base}/login/")
+            page.locator("input[name=username]").fill("bench")
+            page.locator("input[name=password]").fill("bench-pass-123")
+            page.locator("form button[type=submit].primary").click()
+            page.wait_for_url(f"{base}/", timeout=60_000)
+            page.add_init_script(TAP_TIMER)
+            page.goto(f"{base}/deals/{deal.pk}/")
+            try:
+                page.wait_for_selector("#deal[data-offline=ready]", state="attached", timeout=120_000)
+            except PlaywrightTimeout:
+                said = page.evaluate("[location.pathname, document.querySelector('#deal')?.dataset.offline ?? null,"
+                                     " document.querySelector('[data-offline-note]')?.textContent ?? '']")
+                context.close()
+                return ("tap to verdict on the recording screen: not measured, the screen never said it could "
+                        f"referee offline (#deal[data-offline=ready]; page, state, note: {said})")
+            context.set_offline(True)
+            for seq, (order, cards) in enumerate(tricks, start=1):
+                for seat, rank in zip(order, cards, strict=True):
+                    page.locator(f"#card-{seat}").fill(rank)
+                page.locator("form[data-entry] button[type=submit], button[form]").first.click()
+                page.wait_for_selector(f"[data-live][data-seq='{seq}']", state="attached", timeout=30_000)
+            page.wait_for_timeout(200)  # the last frame
+            times = sorted(float(t) for t in page.evaluate("window.__verdicts"))
+            context.close()
+        if len(times) != len(tricks):
+            return f"tap to verdict on the recording screen: {len(times)} verdicts timed of {len(tricks)} taps"
+        p95 = times[max(0, int(len(times) * 0.95) - 1)]
+        return (f"tap to verdict on the recording screen, offline, a whole Rūkas deal ({len(times)} taps): "
+                f"median {statistics.median(times):.1f} ms, 95th percentile {p95:.1f} ms, max {times[-1]:.1f} ms "
+                f"(aim: under 20 ms median; 100 ms each)")
+    finally:
+        if server is not None:
+            bench_api.stop_gunicorn(server)
+        from django.db import connections
+
+        connections.close_all()
+        bench_api.drop_database()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--warm", type=int, default=3, help="warm loads to time")
     parser.add_argument("--verdicts", type=int, default=200, help="verdicts to time")
+    parser.add_argument("--screen", action=argparse.BooleanOptionalAction, default=True,
+                        help="also time tap to verdict on the real recording screen (PostgreSQL, gunicorn)")
+    parser.add_argument("--port", type=int, default=8106, help="gunicorn's loopback port for --screen")
     args = parser.parse_args()
 
     chromium = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium")
@@ -193,6 +307,9 @@ def main() -> int:
     print(f"  warm, in the worker: {breakdown(steps[len(steps) // 2])}")
     print(f"message to verdict, seed Rūkas trick, {len(spent)} times: median {statistics.median(spent):.2f} ms, "
           f"95th percentile {spent[int(len(spent) * 0.95) - 1]:.2f} ms   (aim: under 20 ms)")
+    if args.screen:
+        print(screen_taps(chromium, args.port))
+        print(f"  load average then: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
 
 
