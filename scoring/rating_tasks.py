@@ -23,6 +23,8 @@ def settle_ratings(self: Any, club_id: int, games: list[str]) -> int:
         raise self.retry(exc=error) from error
 
 
-def request_settle(sender: object, *, club_id: int, games: list[str], **kwargs: Any) -> None:
-    """Receiver of ``ratings_due``: enqueue the rating step (in-process when no broker is configured)."""
-    settle_ratings.delay(club_id, list(games))
+def request_settle(sender: object, *, club_id: int, games: list[str], countdown: float | None = None,
+                   **kwargs: Any) -> None:
+    """Receiver of ``ratings_due``: enqueue the rating step (in-process when no broker is configured),
+    ``countdown`` seconds from now when given (deals finishing meanwhile join it)."""
+    settle_ratings.apply_async((club_id, list(games)), countdown=countdown)
