@@ -202,6 +202,25 @@ def keep_token(request: HttpRequest, response: HttpResponse, user_id: int, club_
 # -- the fast way ------------------------------------------------------------------------------------------
 
 
+def _read_many(keys: list[str]) -> dict[str, Any]:
+    """``cache.get_many`` in one round trip. On Redis, straight through one client kept for
+    the process: Django's backend builds a client and checks every key's characters on each
+    call, which costs more than the round trip itself (about 0.4 ms of the poll's 2)."""
+    backend = getattr(cache, "_cache", None)
+    serializer = getattr(backend, "_serializer", None)
+    if backend is None or serializer is None or not hasattr(backend, "get_client"):
+        return cache.get_many(keys)
+    client = _redis_client()
+    values = client.mget([cache.make_key(key) for key in keys])
+    return {key: serializer.loads(value) for key, value in zip(keys, values, strict=True) if value is not None}
+
+
+@memo
+def _redis_client() -> Any:
+    # The backend's own pool (redis-py's pool starts afresh in a forked worker).
+    return cache._cache.get_client(write=False)  # type: ignore[attr-defined]
+
+
 @dataclass(frozen=True)
 class Cached:
     """What the cache says about a deal for this watcher, when it says it with certainty."""
@@ -223,7 +242,7 @@ def cached_poll(request: HttpRequest, deal_id: int, more_keys: tuple[str, ...] =
         return None
     keys = [poll_key(deal_id), gen_key(deal_id), user_key(token.user_id), club_key(token.club_id), *more_keys]
     try:
-        got = cache.get_many(keys)
+        got = _read_many(keys)
     except Exception:
         return None
     stored = got.get(keys[0])
