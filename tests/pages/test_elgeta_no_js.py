@@ -27,9 +27,11 @@ def trick_form(*rounds: list[str], action: str = "entry") -> dict[str, Any]:
 
 
 def rounds_on_screen(html: str) -> dict[int, list[str]]:
-    """Each round's card fields as the form shows them, in play order."""
+    """Each round's card fields as the form shows them, in play order (the screen itself, not a
+    <template> the offline path keeps for a fresh deal)."""
+    screen = html.split("<template", 1)[0]
     shown: dict[int, list[str]] = {}
-    for index, value in re.findall(r'name="f:rounds:round:(\d+)" value="([^"]*)"', html):
+    for index, value in re.findall(r'name="f:rounds:round:(\d+)" value="([^"]*)"', screen):
         shown.setdefault(int(index), []).append(value)
     return shown
 
