@@ -4,9 +4,9 @@
 
 import { S, current, dealUrl, setSync } from "./shared.js";
 
-// Called after every swap, to bring the new forms to life (screen.js).
-let afterSwap = () => {};
-export function onSwap(hook) { afterSwap = hook; }
+// Called after every swap, to bring the new forms to life (screen.js, offline.js).
+const afterSwap = [];
+export function onSwap(hook) { afterSwap.push(hook); }
 // Asked before a poll may replace the screen: false while the offline path draws it.
 let mayPoll = () => true;
 export function pollGuard(guard) { mayPoll = guard; }
@@ -20,7 +20,7 @@ export function swap(html) {
   });
   S.version = current().dataset.version;
   S.dirty = false;
-  afterSwap();
+  afterSwap.forEach((hook) => hook());
 }
 
 /** This screen's own refresh after its own change: a poll in flight meanwhile (or started while

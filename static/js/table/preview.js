@@ -7,11 +7,14 @@ import { addRound, lastRoundComplete } from "./pad.js";
 import { clearErrors, showError } from "./errors.js";
 
 let previewTimer = null;
+// False while the offline path records (offline.js): the server cannot be asked then.
+let mayAsk = () => true;
+export function previewGuard(guard) { mayAsk = guard; }
 
 /** Elgeta: a finished round goes to the referee, who says who takes or asks for a tie-break. */
 export function askAboutRounds(form) {
   const box = form.querySelector("[data-preview-box]");
-  if (!lastRoundComplete(form)) { if (box) box.hidden = true; return; }
+  if (!lastRoundComplete(form) || !mayAsk()) { if (box) box.hidden = true; return; }
   post(S.screen.dataset.previewUrl, payloadFrom(form)).then((result) => {
     if (result.status === 200) {
       box.hidden = false;
@@ -33,6 +36,7 @@ export function askAboutRounds(form) {
 
 export function schedulePreview(form) {
   clearTimeout(previewTimer);
+  if (!mayAsk()) return;
   previewTimer = setTimeout(() => runPreview(form), 200);
 }
 

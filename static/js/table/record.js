@@ -10,6 +10,7 @@ import { S, dealUrl, fmt, newKey, post, seq, setSync } from "./shared.js";
 import { payloadFrom, restoreForm } from "./form.js";
 import { clearErrors, showError } from "./errors.js";
 import { refresh, showVerdict } from "./live.js";
+import { recorded } from "./draft-forms.js";
 
 const storeKey = () => "kortos.pending." + S.dealId;
 
@@ -53,6 +54,7 @@ export function send(pending, attempt) {
   post(S.screen.dataset.apiEntries, body).then((result) => {
     if (result.status === 200 || result.status === 201) {
       clearPending();
+      recorded(Number(S.dealId), pending.form);
       S.sending = false;
       S.dirty = false;
       setSync("saved", S.T.saved);

@@ -13,6 +13,7 @@ import { askAboutRounds, schedulePreview } from "./preview.js";
 import { onSwap, poll } from "./live.js";
 import { loadPending, nextDeal, onRestore, send, submitEntry, undo } from "./record.js";
 import { startOffline } from "./offline.js";
+import { RESTORED_EVENT } from "./drafts.js";
 
 const screen = document.getElementById("deal");
 if (screen) start(screen);
@@ -57,6 +58,12 @@ function start(screen) {
     if (event.target.matches(".stepper input")) syncStepper(event.target);
     if (form.hasAttribute("data-preview")) { velniasSync(form); schedulePreview(form); }
     if (form.hasAttribute("data-out")) michiganOutSync(form);
+  });
+  // A draft put back after a reload: what follows from its values is derived again.
+  liveBox.addEventListener(RESTORED_EVENT, (event) => {
+    const form = event.target;
+    setupForms(S.liveBox);
+    if (form.hasAttribute("data-preview")) schedulePreview(form);
   });
   liveBox.addEventListener("input", (event) => {
     const form = event.target.closest("form[data-entry]");

@@ -1,0 +1,296 @@
+"""The table never waits (issue 13) in real Chromium with the network cut (Playwright's offline
+mode): the tablet's engine referees each entry, the screen shows its verdict at once (timed in
+the page from the tap), deals are finished and the next one started on the device, and back
+online the sync stores every entry once, in order, with the server's results equal to the
+tablet's."""
+
+from __future__ import annotations
+
+import re
+import statistics
+from typing import Any
+
+import pytest
+
+from referee import offline_engine, services
+from referee.models import Deal, Entry
+from referee.rules import GAMES
+from referee.rules.cards import RANK_TEXT_LT
+from tests.conftest import need
+
+from .conftest import PHONE, TABLET, shoot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: The verdict's time on screen, measured in the page: from the Record button's click (the
+#: tap) to the frame that paints the live part with the next entry count (the verdict is drawn
+#: in the same task).
+TIMER = """
+window.__verdicts = [];
+window.__tapAt = null;
+document.addEventListener("click", (e) => {
+  const b = e.target.closest("button");
+  if (b && (b.matches("button[form]") || b.closest("form[data-entry]"))) window.__tapAt = performance.now();
+}, true);
+new MutationObserver((changes) => {
+  for (const c of changes) {
+    if (c.attributeName === "data-seq" && window.__tapAt !== null) {
+      const tap = window.__tapAt;
+      window.__tapAt = null;
+      // The frame that shows it: requestAnimationFrame runs just before that frame is painted.
+      requestAnimationFrame((frame) => window.__verdicts.push(frame - tap));
+    }
+  }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-seq"] });
+"""
+
+NAMES = ["Ona", "Jonas", "Rūta", "Petras", "Asta"]
+RUKAS_RANKS = [RANK_TEXT_LT[v] for v in range(2, 15)]
+
+
+@pytest.fixture
+def built_engine() -> dict[str, Any]:
+    need((offline_engine.PYODIDE / "pyodide.mjs").is_file(), "needs node_modules/pyodide: run `make setup` (npm ci)")
+    return offline_engine.build()
+
+
+def open_ready(open_page: Any, user: Any, url: str, size: dict[str, int] = TABLET, language: str = "en") -> Any:
+    page = open_page(user, size=size, language=language)
+    page.add_init_script(TIMER)
+    page.goto(url)
+    # The engine loads in the background; the screen says when it can referee offline.
+    page.wait_for_selector("#deal[data-offline=ready]", state="attached", timeout=60_000)
+    return page
+
+
+def rukas_deal(dealer: int) -> list[tuple[list[int], list[str], int | None]]:
+    """A whole legal Rūkas deal for five players: (reveal order, ranks, taker) per trick, each
+    seat playing every rank once; the server's engine says who reveals first each time."""
+    game = GAMES["rukas"]
+    state = game.new_deal(players=5, dealer=dealer, options={"notation": "lt"})
+    tricks = []
+    for trick in range(13):
+        leader = game.view(state)["leader"]
+        order = [(leader + i) % 5 for i in range(5)]
+        ranks = [RUKAS_RANKS[(trick * 3 + seat * 5) % 13] for seat in order]
+        state = game.apply(state, {"type": "trick", "cards": ranks})
+        tricks.append((order, ranks, game.view(state)["last"]["taker"]))
+    return tricks
+
+
+def record_trick(page: Any, order: list[int], ranks: list[str], seq: int) -> None:
+    for seat, rank in zip(order, ranks, strict=True):
+        page.locator(f"#card-{seat}").fill(rank)
+    page.get_by_role("button", name="Record the trick").click()
+    page.wait_for_selector(f"[data-live][data-seq='{seq}']", state="attached")
+
+
+def reload_offline(page: Any) -> None:
+    assert page.evaluate("navigator.serviceWorker.controller !== null"), "the service worker keeps the page"
+    page.reload()
+    page.wait_for_selector("#deal[data-offline=ready]", state="attached", timeout=60_000)
+
+
+def verdict_times(page: Any) -> list[float]:
+    return [float(t) for t in page.evaluate("window.__verdicts")]
+
+
+def within_aim(times: list[float]) -> None:
+    """The aim is every verdict on screen within 100 ms of its tap; the median must make it.
+    A single tap may take longer only while the machine is overloaded (the engine's worker and
+    the page share two cores with every other test run here; at a load average of 24 a few
+    taps took 200 ms), never as long as a trip to the network would (the online path's first
+    retry waits a second)."""
+    ordered = sorted(times)
+    assert statistics.median(ordered) < 100, ordered
+    assert ordered[-1] < 1000, ordered
+
+
+def test_a_whole_rukas_deal_and_the_next_ones_start_offline(
+    open_page: Any, club_setup: dict[str, Any], built_engine: dict[str, Any]
+) -> None:
+    m, scorer = club_setup["members"], club_setup["users"]["scorer"]
+    names = NAMES
+    session = services.session_start(
+        club=club_setup["club"], game="rukas", user=scorer,
+        players=[m["admin"], m["scorer"], m["member"], m["Petras"], m["Asta"]], options={"notation": "lt"},
+    )
+    deal = services.deal_start(session=session, user=scorer)
+    page = open_ready(open_page, scorer, f"/deals/{deal.pk}/")
+    tricks = rukas_deal(deal.dealer)
+
+    page.context.set_offline(True)
+    times: list[float] = []
+    for number, (order, ranks, taker) in enumerate(tricks, start=1):
+        record_trick(page, order, ranks, number)
+        heading = page.locator("#last-trick-h").inner_text()
+        said = f"{names[taker]} takes" if taker is not None else "nobody takes"
+        assert heading == f"Trick {number}: {said}", heading
+        if number == 1:
+            shoot(page, "offline-rukas-trick-1")
+        if number == 7:
+            # A reload while offline: the service worker serves the page, the device's queue
+            # and state draw the deal as it was, and the engine referees again.
+            times += verdict_times(page)
+            reload_offline(page)
+            page.wait_for_selector("[data-live][data-seq='7']", state="attached")
+            leader = tricks[7][0][0]
+            page.get_by_role("heading", name=f"Trick 8 of 13 · {names[leader]} reveals first").wait_for()
+            assert "7 entries kept on this device" in page.locator("#sync").inner_text()
+    page.get_by_role("heading", name="Deal 1 is over").wait_for()
+    tricks_shown = page.locator("section[aria-labelledby=deal-tricks-h] .totals .value").all_inner_texts()
+    totals_shown = page.locator("[data-session-totals] .value").all_inner_texts()
+    assert "13 entries kept on this device" in page.locator("#sync").inner_text()
+    shoot(page, "offline-rukas-deal-over")
+
+    # The next deal, started on the device: its dealer is the next seat, its form is fresh.
+    page.get_by_role("button", name="Start deal 2").click()
+    next_dealer = (deal.dealer + 1) % 5
+    first = (next_dealer + 1) % 5
+    page.get_by_role("heading", name=f"Trick 1 of 13 · {names[first]} reveals first").wait_for()
+    assert page.evaluate("location.hash").startswith("#client-")
+    second = rukas_deal(next_dealer)
+    record_trick(page, *second[0][:2], 1)
+    times += verdict_times(page)
+    # The second reload while offline: the deal started on this device comes back too.
+    client = page.evaluate("location.hash")
+    reload_offline(page)
+    assert page.evaluate("location.hash") == client
+    page.wait_for_selector("[data-live][data-seq='1']", state="attached")
+    page.get_by_role("heading", name=f"Trick 2 of 13 · {names[second[1][0][0]]} reveals first").wait_for()
+    assert page.locator("#last-trick-h").inner_text().startswith("Trick 1: ")
+    assert "15 entries kept on this device" in page.locator("#sync").inner_text()  # 14 tricks, 1 deal start
+    assert Entry.objects.filter(deal__session=session).count() == 0  # nothing reached the server
+
+    assert len(times) == 14
+    print(f"OFFLINE verdict on screen (Rūkas, 14 taps): median {statistics.median(times):.1f} ms, "
+          f"max {max(times):.1f} ms, all {[round(t) for t in times]}")
+    within_aim(times)
+
+    # Back online: the queue goes to the server in order, and the screen moves to the new deal.
+    page.context.set_offline(False)
+    # Once the second deal's entries are on the server, the screen opens its page.
+    page.wait_for_url(re.compile(rf"/deals/(?!{deal.pk}/)\d+/$"), timeout=60_000)
+    page.locator("#last-trick-h").wait_for()
+    entries = list(Entry.objects.filter(deal=deal).order_by("seq"))
+    assert [e.payload["cards"] for e in entries] == [ranks for _o, ranks, _t in tricks]
+    assert [e.result["taker"] for e in entries] == [taker for _o, _r, taker in tricks]
+    assert all(e.active for e in entries)
+    new = Deal.objects.get(session=session, number=2)
+    assert new.dealer == next_dealer and new.client_id
+    assert [e.payload["cards"] for e in Entry.objects.filter(deal=new)] == [second[0][1]]
+    assert page.url.endswith(f"/deals/{new.pk}/")
+    # The server's rendering of the first deal says what the tablet said.
+    page.goto(f"/deals/{deal.pk}/")
+    assert page.locator("section[aria-labelledby=deal-tricks-h] .totals .value").all_inner_texts() == tricks_shown
+    assert page.locator("[data-session-totals] .value").all_inner_texts() == totals_shown
+    assert page.js_errors == []
+
+
+def velnias_end(page: Any, caller: int, counts: list[int]) -> None:
+    page.locator("label.tile", has_text="Last face-down card").click()
+    page.locator("[data-caller]").get_by_role("radio", name=NAMES[caller], exact=True).check()
+    for seat, count in enumerate(counts):
+        page.locator(f"#count-{seat}").fill(str(count))
+    page.get_by_role("button", name="Record the end of the deal").click()
+
+
+@pytest.mark.parametrize("size", [pytest.param(TABLET, id="tablet"), pytest.param(PHONE, id="phone")])
+def test_five_velnias_deals_in_a_row_offline_then_synced(
+    open_page: Any, club_setup: dict[str, Any], built_engine: dict[str, Any], size: dict[str, int]
+) -> None:
+    m, scorer = club_setup["members"], club_setup["users"]["scorer"]
+    session = services.session_start(
+        club=club_setup["club"], game="velnias", user=scorer,
+        players=[m["admin"], m["scorer"], m["member"], m["Petras"]],
+    )
+    deal = services.deal_start(session=session, user=scorer)
+    page = open_ready(open_page, scorer, f"/deals/{deal.pk}/", size=size)
+    game = GAMES["velnias"]
+    endings = [(n % 4, [(n + seat) % 5 + 1 for seat in range(4)]) for n in range(5)]
+    expected_totals = [0, 0, 0, 0]
+    dealer = deal.dealer
+
+    page.context.set_offline(True)
+    for number, (caller, counts) in enumerate(endings, start=1):
+        velnias_end(page, caller, counts)
+        page.get_by_role("heading", name=f"Deal {number} is over").wait_for()
+        state = game.apply(game.new_deal(players=4, dealer=dealer, options={}),
+                           {"type": "end", "condition": "last_card", "player": caller, "hand_counts": counts})
+        points = game.outcome(state).points
+        expected_totals = [t + p for t, p in zip(expected_totals, points, strict=True)]
+        shown = page.locator("[data-finished] tbody tr td.value").all_inner_texts()
+        assert shown == [("+" if p > 0 else "−" if p < 0 else "") + str(abs(p)) for p in points]
+        assert page.locator("[data-conclusion]").inner_text().startswith(
+            NAMES[caller] + " turned the last face-down card")
+        if number == 1:
+            shoot(page, f"offline-velnias-deal-over-{size['width']}")
+        if number < 5:
+            page.get_by_role("button", name=f"Start deal {number + 1}").click()
+            page.locator("form#form-end").wait_for()
+            dealer = (dealer + 1) % 4
+    offline_totals = page.locator("[data-session-totals] .value").all_inner_texts()
+    assert offline_totals == [("+" if t > 0 else "−" if t < 0 else "") + str(abs(t)) for t in expected_totals]
+    assert "9 entries kept on this device" in page.locator("#sync").inner_text()  # 5 endings, 4 deal starts
+    times = verdict_times(page)
+    assert len(times) == 5
+    print(f"OFFLINE verdict on screen (Velnias, {size['width']} px): {[round(t) for t in times]} ms")
+    within_aim(times)
+
+    page.context.set_offline(False)
+    # Once the fifth deal's entries are on the server, the screen opens its page.
+    page.wait_for_url(re.compile(rf"/deals/(?!{deal.pk}/)\d+/$"), timeout=60_000)
+    last = Deal.objects.get(session=session, number=5)
+    assert page.url.endswith(f"/deals/{last.pk}/")
+    deals = list(Deal.objects.filter(session=session).order_by("number"))
+    assert [d.number for d in deals] == [1, 2, 3, 4, 5]
+    assert [[e.payload for e in Entry.objects.filter(deal=d)] for d in deals] == [
+        [{"type": "end", "condition": "last_card", "player": caller, "hand_counts": counts}]
+        for caller, counts in endings
+    ]
+    # The standings the server keeps are the ones the tablet showed.
+    page.locator("[data-finished]").wait_for()
+    assert page.locator("[data-session-totals] .value").all_inner_texts() == offline_totals
+    assert page.js_errors == []
+
+
+def test_a_conflict_shows_both_versions_and_keeping_the_servers_sets_mine_aside(
+    open_page: Any, club_setup: dict[str, Any], built_engine: dict[str, Any], api: Any
+) -> None:
+    m, scorer = club_setup["members"], club_setup["users"]["scorer"]
+    session = services.session_start(
+        club=club_setup["club"], game="rukas", user=scorer,
+        players=[m["admin"], m["scorer"], m["member"], m["Petras"], m["Asta"]], options={"notation": "lt"},
+    )
+    deal = services.deal_start(session=session, user=scorer)
+    page = open_ready(open_page, scorer, f"/deals/{deal.pk}/")
+    order, mine, _taker = rukas_deal(deal.dealer)[0]
+
+    page.context.set_offline(True)
+    record_trick(page, order, mine, 1)
+    # Meanwhile another device records a different first trick on the server.
+    theirs = ["T", "K", "D", "V", "10"]
+    answer = api(scorer).post(f"/api/deals/{deal.pk}/entries/", {"type": "trick", "cards": theirs}, format="json")
+    assert answer.status_code == 201
+
+    page.context.set_offline(False)
+    dialog = page.get_by_role("dialog")
+    dialog.wait_for(timeout=30_000)
+    assert "Another device recorded in this deal" in dialog.inner_text()
+    assert " ".join(theirs) in dialog.locator(".conflict-server").inner_text()
+    assert " ".join(mine) in dialog.locator(".conflict-mine").inner_text()
+    for choice in ("Keep the server's", "Put mine on top of it", "Discard mine"):
+        assert dialog.get_by_role("button", name=choice).is_visible()
+    shoot(page, "offline-conflict")
+    dialog.get_by_role("button", name="Keep the server's").click()
+    dialog.wait_for(state="detached")
+    # The server's trick stays, alone; mine is set aside on the device, still readable.
+    page.wait_for_selector("[data-live][data-seq='1']", state="attached")
+    assert [e.payload["cards"] for e in Entry.objects.filter(deal=deal)] == [theirs]
+    aside = page.evaluate("""async () => {
+      const { openQueue } = await import("/static/js/offline/queue.js");
+      const queue = await openQueue();
+      return { aside: (await queue.listAside()).map((r) => r.payload.cards), waiting: await queue.count() };
+    }""")
+    assert aside == {"aside": [mine], "waiting": 0}
+    assert page.js_errors == []
