@@ -45,6 +45,7 @@ import sys
 import tarfile
 import tempfile
 import time
+import urllib.request
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
@@ -193,6 +194,15 @@ def start_server(tree: Path, workers: int, tables: int) -> tuple[Server, dict[st
     else:
         server.stop()
         raise SystemExit("gunicorn did not come up")
+    # Each worker imports the URLconf and views at its first request: on a loaded machine that
+    # took more than the 30 s a request may take, so the first session's start timed out.
+    deadline, answered = time.monotonic() + 180, 0
+    while time.monotonic() < deadline and answered < 2 * workers:  # every worker, most likely
+        try:
+            with urllib.request.urlopen(f"http://{HOST}:{port}/healthz", timeout=60) as answer:
+                answered += answer.status == 200
+        except OSError:
+            time.sleep(0.5)
     return server, data
 
 
