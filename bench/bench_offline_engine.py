@@ -294,7 +294,8 @@ def main() -> int:
 
     def breakdown(timings: dict[str, float]) -> str:
         names = {"manifest": "manifest", "downloaded": "downloads", "pyodide": "Pyodide started", "engine": "engine"}
-        return ", ".join(f"{label} at {timings[key] / 1000:.2f} s" for key, label in names.items())
+        how = "from the memory snapshot" if timings.get("snapshot") else "Python started afresh (no snapshot)"
+        return ", ".join(f"{label} at {timings[key] / 1000:.2f} s" for key, label in names.items()) + f"; {how}"
 
     print(f"engine {manifest['version']} (Pyodide {manifest['pyodide']}), headless Chromium, loopback, "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")

@@ -13,7 +13,8 @@ run ``manage.py build_engine``):
 - ``pyodide-<its version>/``: what the worker loads of Pyodide, copied from
   ``node_modules/pyodide`` (``npm ci``: package-lock.json pins it with its integrity hash),
   so that the project serves it like its other static files, never from a CDN;
-- ``engine-<version>.snapshot``: Pyodide's memory with the engine already imported, gzipped
+- ``engine-<version>.snapshot``: Pyodide's memory with the engine already imported, its
+  all-zero pages left out (:func:`sparse`) and gzipped
   (made through Node by ``referee/offline_snapshot.mjs``; left out, with a warning, when Node
   cannot make it: the worker then starts Python itself, some seconds slower). Why: Pyodide's
   standard library is shipped as ``.py`` sources, so a plain start compiles about two hundred
@@ -40,6 +41,7 @@ import hashlib
 import io
 import json
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -172,6 +174,37 @@ def lock_info() -> dict[str, Any] | None:
     return dict(info)
 
 
+#: static/js/offline/engine-snapshot.js reads this layout back.
+SNAPSHOT_MAGIC = b"KSNAP1\0\0"
+SNAPSHOT_PAGE = 4096
+
+
+def sparse(memory: bytes) -> bytes:
+    """``memory`` without its all-zero pages: the magic, its size, the runs' count, each run's
+    (offset, length), then the runs' bytes (little-endian uint32s). About half of Pyodide's
+    memory is zeros, which the tablet then need not inflate."""
+    zero = bytes(SNAPSHOT_PAGE)
+    runs: list[tuple[int, int]] = []
+    for offset in range(0, len(memory), SNAPSHOT_PAGE):
+        page = memory[offset : offset + SNAPSHOT_PAGE]
+        if page == zero[: len(page)]:
+            continue
+        if runs and runs[-1][0] + runs[-1][1] == offset:
+            runs[-1] = (runs[-1][0], runs[-1][1] + len(page))
+        else:
+            runs.append((offset, len(page)))
+    header = SNAPSHOT_MAGIC + struct.pack("<II", len(memory), len(runs))
+    table = b"".join(struct.pack("<II", offset, length) for offset, length in runs)
+    return header + table + b"".join(memory[offset : offset + length] for offset, length in runs)
+
+
+def snapshot_name(engine: str, pyodide: str) -> str:
+    """The snapshot's file name: the engine version, the Pyodide it runs on, and a hash of how it
+    is made (the script and the layout), so that any of them changing makes a new one."""
+    how = hashlib.sha256(SNAPSHOT_SCRIPT.read_bytes() + SNAPSHOT_MAGIC).hexdigest()[:8]
+    return f"engine-{engine}.{pyodide}.{how}.snapshot"
+
+
 def make_snapshot(archive: Path, catalogue: Path, target: Path) -> str | None:
     """Write the gzipped memory snapshot of Pyodide with ``archive``'s engine imported and
     ``catalogue`` read to
@@ -196,7 +229,7 @@ def make_snapshot(archive: Path, catalogue: Path, target: Path) -> str | None:
         # mtime=0: no date in the header. Written beside the target, then renamed, so that a
         # build stopped halfway never leaves a truncated snapshot under the final name.
         partial = target.with_name(target.name + ".partial")
-        partial.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=6, mtime=0))
+        partial.write_bytes(gzip.compress(sparse(raw.read_bytes()), compresslevel=6, mtime=0))
         partial.replace(target)
     return None
 
@@ -213,7 +246,7 @@ def build(output: Path = OUTPUT, *, with_pyodide: bool = True) -> dict[str, Any]
     words = json.dumps(catalogue(), ensure_ascii=False, sort_keys=True).encode()
     names = {"archive": f"engine-{current}.zip", "catalogue": f"engine-{current}.json"}
     pyodide = copy_pyodide(output) if with_pyodide else None
-    snapshot = f"engine-{current}.{pyodide}.snapshot" if pyodide else None
+    snapshot = snapshot_name(current, pyodide) if pyodide else None
     for old in output.glob("engine-*"):
         if old.name not in (*names.values(), snapshot):
             old.unlink()

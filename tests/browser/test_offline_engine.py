@@ -152,7 +152,7 @@ def _build_reusing_snapshot(directory: Path) -> dict[str, Any]:
     """Build the engine into ``directory``; its memory snapshot is the real build's (the same
     source), copied under the version's name so as not to make it again."""
     real = json.loads((offline_engine.OUTPUT / "engine.json").read_text())
-    name = f"engine-{offline_engine.version()}.{real['pyodide']}.snapshot"
+    name = offline_engine.snapshot_name(offline_engine.version(), real["pyodide"])
     if real.get("snapshot") and not (directory / name).exists():
         shutil.copyfile(offline_engine.OUTPUT / real["snapshot"], directory / name)
     return offline_engine.build(directory)

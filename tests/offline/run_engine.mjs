@@ -12,6 +12,8 @@ import { gunzipSync } from "node:zlib";
 import { pathToFileURL } from "node:url";
 import path from "node:path";
 
+import { expandSnapshot } from "../../static/js/offline/engine-snapshot.js";
+
 const [pyodideDir, archivePath, cataloguePath, requestsPath, snapshotPath] = process.argv.slice(2);
 const started = performance.now();
 const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
@@ -21,7 +23,7 @@ if (snapshotPath) {
   pyodide = await loadPyodide({
     indexURL: pyodideDir + path.sep,
     lockFileContents: { info: lock.info, packages: {} },
-    _loadSnapshot: gunzipSync(readFileSync(snapshotPath)),
+    _loadSnapshot: expandSnapshot(gunzipSync(readFileSync(snapshotPath))),
   });
 } else {
   pyodide = await loadPyodide({ indexURL: pyodideDir + path.sep });

@@ -15,6 +15,8 @@
 // milliseconds since the worker started at which the manifest, the downloads, Pyodide and the
 // engine were ready, and whether the snapshot was used), or {id, failure}.
 
+import { inflateSnapshot } from "./engine-snapshot.js";
+
 // The manifest's address comes with the first message ({manifest}), not in the worker's own
 // address: a service worker answering for this script from its cache gives the worker the
 // cached response's address, whatever query the page started it with.
@@ -42,14 +44,6 @@ async function checked(name, expected) {
   return buffer;
 }
 
-/** The snapshot as built (gzip), or as a server that called it gzip already unpacked it. */
-async function gunzipped(buffer) {
-  const bytes = new Uint8Array(buffer);
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
 async function load() {
   const timings = {};
   const response = await fetch(manifestURL, { cache: "no-cache" });
@@ -74,7 +68,7 @@ async function load() {
     try {
       const [{ loadPyodide }, snapshot] = await Promise.all([
         pyodideModule,
-        checked(manifest.snapshot, manifest.sha256.snapshot).then(gunzipped),
+        checked(manifest.snapshot, manifest.sha256.snapshot).then(inflateSnapshot),
       ]);
       timings.downloaded = performance.now();
       // Pyodide fetches and compiles its WebAssembly itself (streaming compilation).
