@@ -156,3 +156,21 @@ def _build_reusing_snapshot(directory: Path) -> dict[str, Any]:
     if real.get("snapshot") and not (directory / name).exists():
         shutil.copyfile(offline_engine.OUTPUT / real["snapshot"], directory / name)
     return offline_engine.build(directory)
+
+
+def test_a_snapshot_that_fails_its_check_is_not_used_and_python_starts_instead(
+    open_page: Any, engine_dir: Path
+) -> None:
+    manifest = _build_reusing_snapshot(engine_dir)
+    assert manifest["snapshot"]
+    # The snapshot on the server is not the one the manifest vouches for (a partial upload, a
+    # proxy's page): the worker must not restore it, and still referees.
+    manifest["sha256"]["snapshot"] = "0" * 64
+    (engine_dir / "engine.json").write_text(json.dumps(manifest))
+    rukas = GAMES["rukas"]
+    snapshot = rukas.to_dict(rukas.new_deal(players=5, dealer=4, options={"notation": "lt"}))
+    page = open_page()
+    page.goto("/login/")
+    url = f"/static/offline/{engine_dir.name}/engine.json"
+    started = page.evaluate(START, {"manifestURL": url, "snapshot": snapshot, "entry": SEED_TRICK})
+    assert started == {"version": manifest["version"], "taker": 3, "snapshot": False}

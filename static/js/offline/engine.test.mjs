@@ -247,3 +247,16 @@ test("a new engine that cannot load leaves the old one refereeing", async () => 
   assert.equal(made.length, 2);
   assert.ok(made[1].terminated && !made[0].terminated);
 });
+
+test("the snapshot's zero pages come back as zeros; a foreign or cut file is refused", async () => {
+  const { expandSnapshot } = await import("./engine-snapshot.js");
+  // "KSNAP1\0\0", size 12, two runs: 3 bytes at 2, 2 bytes at 9.
+  const header = new Uint8Array([...new TextEncoder().encode("KSNAP1\0\0"), 12, 0, 0, 0, 2, 0, 0, 0]);
+  const table = new Uint8Array(new Uint32Array([2, 3, 9, 2]).buffer);
+  const file = new Uint8Array([...header, ...table, 7, 8, 9, 5, 6]);
+  assert.deepEqual([...expandSnapshot(file)], [0, 0, 7, 8, 9, 0, 0, 0, 0, 5, 6, 0]);
+  assert.throws(() => expandSnapshot(file.subarray(0, file.length - 1)), /cut short/);
+  const foreign = file.slice();
+  foreign[0] = 0x58;
+  assert.throws(() => expandSnapshot(foreign), /not in build_engine's format/);
+});
