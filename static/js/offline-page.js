@@ -1,20 +1,25 @@
 // The offline page (templates/offline.html, shown by the service worker): "try again", and the
 // recording screens this device keeps a copy of, so that the scorer can go back to the table.
 
-const PAGES_CACHE = "kortos-pages-v1"; // static/js/sw.js names it so
+// static/js/sw.js names these so; it marks each kept screen with whose it is (X-Kept-For).
+const PAGES_CACHE = "kortos-pages-v1";
+const META_CACHE = "kortos-meta-v1";
 const SCREEN = /^\/(deals|sessions)\/\d+\/$/;
 
 document.querySelector("[data-retry]")?.addEventListener("click", () => location.reload());
 
 async function keptScreens() {
   if (!("caches" in window) || !(await caches.has(PAGES_CACHE))) return [];
+  const said = await (await caches.open(META_CACHE)).match("/__user__");
+  const user = said ? await said.text() : null;
   const cache = await caches.open(PAGES_CACHE);
   const screens = [];
   for (const request of await cache.keys()) {
     const url = new URL(request.url);
     if (url.origin !== location.origin || !SCREEN.test(url.pathname)) continue;
     const response = await cache.match(request);
-    const html = response ? await response.text() : "";
+    if (!response || response.headers.get("X-Kept-For") !== user) continue;
+    const html = await response.text();
     const title = new DOMParser().parseFromString(html, "text/html").title || url.pathname;
     screens.push({ href: url.pathname, title });
   }

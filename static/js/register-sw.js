@@ -6,8 +6,13 @@
 
 const WORKER = "/sw.js";
 
+// Who is signed in (base.html's meta, empty when no one; absent on the offline page, which
+// speaks for no one): when it changes, the worker forgets the screens kept for the one before,
+// however the change came (signing in or out, an invitation, a session that expired).
+const user = document.querySelector('meta[name="app-user"]')?.content;
+
 function hello(worker, adopted) {
-  worker.postMessage({ type: "hello", language: document.documentElement.lang, url: location.href, adopted });
+  worker.postMessage({ type: "hello", language: document.documentElement.lang, url: location.href, adopted, user });
 }
 
 if ("serviceWorker" in navigator && window.isSecureContext) {

@@ -34,8 +34,11 @@ const ENGINE_MANIFEST = `${ENGINE_DIR}engine.json`;
 const SIGN_IN_OUT = /^\/log(in|out)\/$/;
 /** How long a navigation waits for the network before showing the kept copy (Wi-Fi in a hall
     often hangs rather than fails); the network's answer still refreshes the copy. */
-const NAVIGATION_PATIENCE_MS = 4000;
+const NAVIGATION_PATIENCE_MS = 10000;
 const LANGUAGES = Object.keys(SHELL.offline);
+/** base.html's <meta name="app-user">: who a kept page belongs to, kept with it as KEPT_FOR. */
+const APP_USER = /<meta name="app-user" content="([^"]*)"/;
+const KEPT_FOR = "X-Kept-For";
 /** How many screens (pages and live fragments) the tablet keeps at most. */
 const PAGES_KEPT = 60;
 
@@ -194,7 +197,11 @@ async function page(event, url) {
     // failed poll is how it knows that the server is not answering.
     return fromNetwork;
   }
-  const kept = () => cache.match(key);
+  // Only a copy kept for the user signed in now: never one user's screen to another.
+  const kept = async () => {
+    const copy = await cache.match(key);
+    return copy && copy.headers.get(KEPT_FOR) === (await currentUser()) ? copy : undefined;
+  };
   if (request.mode !== "navigate") return fromNetwork.catch(async (offline) => (await kept()) || Promise.reject(offline));
   const copy = await kept();
   if (!copy) return fromNetwork.catch(() => offlinePage());
@@ -232,22 +239,42 @@ async function offlinePage() {
 /** Keeps a screen's copy, the newest last; the oldest go past PAGES_KEPT (a season of
     evenings on one tablet must not fill its storage). */
 async function keepPage(cache, key, response) {
+  // Whose screen it is: the page's own app-user meta (base.html), else (a live fragment) the
+  // user the pages last said was signed in.
+  const text = await response.text();
+  const named = APP_USER.exec(text);
+  const headers = new Headers(response.headers);
+  headers.set(KEPT_FOR, named ? named[1] : await currentUser());
   await cache.delete(key);
-  await cache.put(key, response);
+  await cache.put(key, new Response(text, { status: response.status, statusText: response.statusText, headers }));
   const keys = await cache.keys();
   for (const old of keys.slice(0, Math.max(0, keys.length - PAGES_KEPT))) await cache.delete(old);
+}
+
+/** Who the pages last said is signed in ("" for no one; null before any page said). */
+async function currentUser() {
+  const said = await (await caches.open(META_CACHE)).match("/__user__");
+  return said ? said.text() : null;
 }
 
 async function forgetPages() {
   await caches.delete(PAGES_CACHE);
 }
 
-/** Each page says its language (for the offline page) and, when it was loaded before this
-    worker took control, its address: that copy is kept now, so the first visit works offline. */
-async function hello({ language, url, adopted }) {
-  if (LANGUAGES.includes(language)) {
-    const meta = await caches.open(META_CACHE);
-    await meta.put("/__language__", new Response(language));
+/** Each page says its language (for the offline page), who is signed in (another user's
+    screens are forgotten) and, when it was loaded before this worker took control, its
+    address: that copy is kept now, so the first visit works offline. */
+async function hello({ language, url, adopted, user }) {
+  const meta = await caches.open(META_CACHE);
+  if (LANGUAGES.includes(language)) await meta.put("/__language__", new Response(language));
+  if (typeof user === "string" && user !== (await currentUser())) {
+    await meta.put("/__user__", new Response(user));
+    // Screens kept for someone else go; one this user's page kept a moment ago stays.
+    const cache = await caches.open(PAGES_CACHE);
+    for (const request of await cache.keys()) {
+      const copy = await cache.match(request);
+      if (!copy || copy.headers.get(KEPT_FOR) !== user) await cache.delete(request);
+    }
   }
   if (!adopted || typeof url !== "string") return;
   const address = new URL(url, self.location.origin);

@@ -308,3 +308,30 @@ def test_the_referee_loads_offline_after_one_visit_online(open_page: Any, club_s
     assert_recording_screen(page, deal)
     # The engine's worker, Pyodide and the archive all come from the worker's caches.
     assert page.evaluate(ENGINE_READY) == online_version
+
+
+def test_another_user_on_the_device_never_gets_the_screens_kept_for_the_first(
+    browser: Any, live_server: Any, club_setup: dict[str, Any]
+) -> None:
+    deal = start_deal(club_setup)
+    context = signed_in_context(browser, live_server, club_setup["users"]["scorer"])
+    try:
+        page = context.new_page()
+        page.goto(f"/deals/{deal.pk}/")
+        page.wait_for_function(CONTROLLED)
+        wait_kept(page, "kortos-pages", f"/deals/{deal.pk}/")
+        # Another user's session arrives without a sign-in form (an invitation, an expired
+        # session signed in again elsewhere): the first page they open drops the kept screens.
+        client = Client()
+        client.force_login(club_setup["users"]["member"])
+        context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+        page.goto("/")
+        deadline = time.monotonic() + 10
+        while page.evaluate(KEPT, ["kortos-pages", f"/deals/{deal.pk}/"]) is not None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert page.evaluate(KEPT, ["kortos-pages", f"/deals/{deal.pk}/"]) is None
+        context.set_offline(True)
+        page.goto(f"/deals/{deal.pk}/")
+        assert page.locator("[data-offline-page]").count() == 1
+    finally:
+        context.close()
