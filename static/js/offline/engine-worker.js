@@ -2,8 +2,8 @@
 // the screen never waits for the network to know who takes a trick or why an entry is refused.
 //
 // It reads the manifest that `manage.py build_engine` writes (engine.json, or the address the
-// first message names; revalidated on each
-// start so a newer engine is seen), loads Pyodide from the project's own static files (copied
+// first message names; revalidated on each start so a newer engine is seen), loads Pyodide
+// from the project's own static files (copied
 // from node_modules at set-up: never a CDN), checks the engine archive and the refusals'
 // catalogue against the manifest's sha256, and unpacks them; or, when the manifest names one,
 // restores the memory snapshot build_engine made with the engine already imported and the
