@@ -11,8 +11,16 @@ template rendering) without any network. Prints the median and 95th percentile o
 ``--repeat`` GETs, the page's query count and size, and the same for the poll that watchers
 send every few seconds (the shown version as ``If-None-Match``: 304 when nothing changed).
 
+The 304 poll is timed twice: the exact way (the session, the user and one statement) and from
+the cache (``referee.poll_cache``: a watch cookie and one cache round trip), for a watching
+member's phone and for a scorer's tablet (whose poll also marks the device present).
+
 On PostgreSQL, ``--loopback`` also serves the same database with gunicorn (one sync worker,
-production settings) and times the 304 poll over loopback, as a phone's request arrives.
+production settings) and times the 304 poll over loopback, as a phone's request arrives: the
+server's own time per request (gunicorn's access log, ``%(D)s``: from the request read to the
+answer written) as median and p99, the worker's CPU per request, and the wall time. Without a
+shared cache the worker answers the exact way; with ``CACHE_URL`` (e.g.
+``redis://127.0.0.1:6379/5``, set for the whole run) it is timed both ways.
 """
 
 from __future__ import annotations
@@ -54,6 +62,8 @@ def _club() -> tuple[Any, list[Member]]:
     user = get_user_model().objects.create_user("bench-scorer", password="bench-pass-1")
     club = Club.objects.create(slug="bench", name="Bench")
     members = [Member.objects.create(club=club, name="Ona", user=user, role=Role.SCORER)]
+    watcher = get_user_model().objects.create_user("bench-watcher", password="bench-pass-1")
+    Member.objects.create(club=club, name="Rasa", user=watcher, role=Role.MEMBER)
     members += [Member.objects.create(club=club, name=name) for name in ("Jonas", "Rūta", "Petras")]
     return user, members
 
@@ -151,20 +161,38 @@ def measure(client: Client, url: str, repeat: int, cold: bool = False, **headers
         times.append((time.perf_counter() - start) * 1000)
         cpu.append((time.thread_time() - start_cpu) * 1000)
     times.sort()
+    cpu.sort()
     return {
         "median": statistics.median(times),
         "cpu": statistics.median(cpu),
+        "cpu_p99": cpu[min(len(cpu) - 1, int(len(cpu) * 0.99))],
         "p95": times[min(len(times) - 1, int(len(times) * 0.95))],
+        "p99": times[min(len(times) - 1, int(len(times) * 0.99))],
         "queries": query_count,
         "bytes": len(response.content),
         "status": response.status_code,
     }
 
 
+def _ways() -> list[tuple[str, bool]]:
+    """The poll's two ways, where this checkout has the cached one."""
+    try:
+        import referee.poll_cache  # noqa: F401
+    except ImportError:
+        return [("exact", False)]
+    return [("exact", False), ("cached", True)]
+
+
+def _pct(values: list[float], share: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * share))]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=40)
     parser.add_argument("--loopback", action="store_true", help="also time the poll over loopback (PostgreSQL)")
+    parser.add_argument("--polls-only", action="store_true", help="time only the 304 polls, not the screens")
     args = parser.parse_args()
     # Count the queries of a whole request (Django clears the log when a request starts);
     # no setup_test_environment(): its template instrumentation would slow every render.
@@ -177,85 +205,160 @@ def main() -> None:
         deals = [(game, build(user, members)) for game, build in builders]
         client = Client(HTTP_ACCEPT_LANGUAGE="lt")
         client.force_login(user)
+        watcher = Client(HTTP_ACCEPT_LANGUAGE="lt")
+        watcher.force_login(get_user_model().objects.get(username="bench-watcher"))
         engine = connection.vendor
-        print(f"Recording screens, server time in process ({engine}, {args.repeat} GETs each, Django test client)")
-        print("first = the first render after an entry (the engine reads the snapshot); again = any later")
-        print("render of the same state (the view is cached per deal version); cpu = the request's own CPU")
-        print("time, which other load on the machine does not inflate; poll = a watcher's check, 304 unchanged")
-        print(f"{'game':9} {'entries':>7} {'first median':>13} {'p95':>8} {'cpu':>8} {'again median':>13}"
-              f" {'cpu':>8} {'queries':>8} {'KiB':>6} {'poll median':>12} {'poll q':>7}")
-        worst = worst_poll = 0.0
-        polls = []
-        for game, deal in deals:
-            first = measure(client, f"/deals/{deal.pk}/", args.repeat, cold=True)
-            again = measure(client, f"/deals/{deal.pk}/", args.repeat)
-            tag = client.get(f"/deals/{deal.pk}/live/")["ETag"]
-            poll = measure(client, f"/deals/{deal.pk}/live/", args.repeat * 5, HTTP_IF_NONE_MATCH=tag)
-            assert poll["status"] == 304
-            polls.append((deal, tag))
-            worst = max(worst, first["median"])
-            worst_poll = max(worst_poll, poll["median"])
-            print(f"{game:9} {deal.seq:>7} {first['median']:>10.1f} ms {first['p95']:>5.1f} ms {first['cpu']:>5.1f} ms"
-                  f" {again['median']:>10.1f} ms {again['cpu']:>5.1f} ms {first['queries']:>8}"
-                  f" {first['bytes'] / 1024:>6.1f} {poll['median']:>9.2f} ms {poll['queries']:>7}"
-                  f" (cpu {poll['cpu']:.2f} ms)")
-        load = f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs, shared"
-        print(f"slowest recording screen: {worst:.1f} ms median wall time, first render (target: under 15 ms); {load}")
-        print(f"slowest 304 poll: {worst_poll:.2f} ms median server time in process (target: under 2 ms); {load}")
+        if not args.polls_only:
+            screens(client, deals, args.repeat, engine)
+        polls = time_polls({"phone": watcher, "tablet": client}, deals, args.repeat * 5, engine)
         if args.loopback and engine == "postgresql":
-            loopback(client, polls, args.repeat * 5)
+            loopback({"phone": watcher, "tablet": client}, polls, args.repeat * 5)
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
-def loopback(client: Client, polls: list[tuple[Deal, str]], repeat: int) -> None:
+def screens(client: Client, deals: list[tuple[str, Deal]], repeat: int, engine: str) -> None:
+    print(f"Recording screens, server time in process ({engine}, {repeat} GETs each, Django test client)")
+    print("first = the first render after an entry (the engine reads the snapshot); again = any later")
+    print("render of the same state (the view is cached per deal version); cpu = the request's own CPU")
+    print("time, which other load on the machine does not inflate")
+    print(f"{'game':9} {'entries':>7} {'first median':>13} {'p95':>8} {'cpu':>8} {'again median':>13}"
+          f" {'cpu':>8} {'queries':>8} {'KiB':>6}")
+    worst = 0.0
+    for game, deal in deals:
+        first = measure(client, f"/deals/{deal.pk}/", repeat, cold=True)
+        again = measure(client, f"/deals/{deal.pk}/", repeat)
+        worst = max(worst, first["median"])
+        print(f"{game:9} {deal.seq:>7} {first['median']:>10.1f} ms {first['p95']:>5.1f} ms {first['cpu']:>5.1f} ms"
+              f" {again['median']:>10.1f} ms {again['cpu']:>5.1f} ms {first['queries']:>8}"
+              f" {first['bytes'] / 1024:>6.1f}")
+    load = f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs, shared"
+    print(f"slowest recording screen: {worst:.1f} ms median wall time, first render (target: under 15 ms); {load}")
+
+
+def time_polls(clients: dict[str, Client], deals: list[tuple[str, Deal]], repeat: int,
+               engine: str) -> list[tuple[Deal, dict[str, str]]]:
+    """The 304 poll in process, each way, for a member's phone and a scorer's tablet; answers
+    each deal with the versions the clients' screens show."""
+    from django.test import override_settings
+
+    print(f"The 304 poll in process ({engine}, {repeat} GETs each; cpu = the request's own CPU time)")
+    print(f"{'game':9} {'device':7} {'way':7} {'median':>9} {'p99':>9} {'cpu':>8} {'cpu p99':>8} {'queries':>7}")
+    polls = []
+    worst: dict[str, float] = {}
+    for game, deal in deals:
+        url = f"/deals/{deal.pk}/live/"
+        tags = {}
+        for who, client in clients.items():
+            for way, fast in _ways():
+                with override_settings(POLL_FAST_304=fast):
+                    tag = client.get(url)["ETag"]  # the screen's first look: the cookies it needs
+                    poll = measure(client, url, repeat, HTTP_IF_NONE_MATCH=tag)
+                assert poll["status"] == 304, (game, who, way, poll["status"])
+                tags[who] = tag
+                worst[way] = max(worst.get(way, 0.0), poll["cpu"])
+                print(f"{game:9} {who:7} {way:7} {poll['median']:>6.2f} ms {poll['p99']:>6.2f} ms"
+                      f" {poll['cpu']:>5.2f} ms {poll['cpu_p99']:>5.2f} ms {poll['queries']:>7}")
+        polls.append((deal, tags))
+    load = f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs, shared"
+    for way, cpu in worst.items():
+        print(f"slowest 304 poll, {way}: {cpu:.2f} ms median CPU in process (target: under 2 ms); {load}")
+    return polls
+
+
+def _worker_cpu(master: int) -> float:
+    """The CPU seconds of the gunicorn master's workers so far."""
+    total = 0.0
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    for pid in children:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def loopback(clients: dict[str, Client], polls: list[tuple[Deal, dict[str, str]]], repeat: int) -> None:
     """The 304 poll through gunicorn (one sync worker, production settings) over loopback."""
+    cache_url = os.environ.get("CACHE_URL", "")
+    runs = [("exact", "")] + ([("cached", cache_url)] if cache_url and len(_ways()) > 1 else [])
+    for way, url in runs:
+        serve(clients, polls, repeat, way, url)
+
+
+def serve(clients: dict[str, Client], polls: list[tuple[Deal, dict[str, str]]], repeat: int, way: str,
+          cache_url: str) -> None:
     import http.client
     import signal
     import socket
     import subprocess
+    import tempfile
     from urllib.parse import urlsplit, urlunsplit
 
-    cookie = client.cookies["sessionid"].value
     url = urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{connection.settings_dict['NAME']}"))
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": url, "SECURE_BEHIND_TLS": "0",
            "ALLOWED_HOSTS": "127.0.0.1", "CONN_MAX_AGE": "60", "LOG_LEVEL": "ERROR"}
+    env.pop("CACHE_URL", None)
+    if cache_url:
+        env["CACHE_URL"] = cache_url
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    log = Path(tempfile.mkstemp(prefix="bench-pages-", suffix=".log")[1])
     server = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind",
-                               f"127.0.0.1:{port}", "--workers", "1", "--log-level", "warning"],
+                               f"127.0.0.1:{port}", "--workers", "1", "--log-level", "warning",
+                               "--access-logfile", str(log), "--access-logformat", "%(U)s %(s)s %(D)s"],
                               cwd=ROOT, env=env, start_new_session=True)
     try:
-        def get(path: str, tag: str) -> int:
+        jars = {who: {name: morsel.value for name, morsel in client.cookies.items()} for who, client in clients.items()}
+
+        def get(path: str, tag: str, who: str) -> int:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-            conn.request("GET", path, headers={"Cookie": f"sessionid={cookie}", "If-None-Match": tag})
-            status = conn.getresponse().status
+            cookie = "; ".join(f"{name}={value}" for name, value in jars[who].items())
+            conn.request("GET", path, headers={"Cookie": cookie, "If-None-Match": tag, "Accept-Language": "lt"})
+            response = conn.getresponse()
+            for header, value in response.getheaders():  # the cookies this server hands out
+                if header.lower() == "set-cookie":
+                    name, _, rest = value.partition("=")
+                    jars[who][name] = rest.split(";", 1)[0]
+            response.read()
             conn.close()
-            return status
+            return response.status
 
         for _ in range(100):
             try:
-                get("/healthz", "")
+                get("/healthz", "", "phone")
                 break
             except OSError:
                 time.sleep(0.2)
-        print("the 304 poll over loopback (gunicorn, 1 sync worker, PostgreSQL, a new connection each):")
-        for deal, tag in polls:
+        print(f"The 304 poll over loopback, {way} (gunicorn, 1 sync worker, PostgreSQL, "
+              f"{'a shared cache' if cache_url else 'no shared cache'}, a new connection each):")
+        print(f"{'deal':>6} {'device':7} {'server median':>14} {'p99':>9} {'worker cpu':>11} {'wall median':>12}")
+        for deal, tags in polls:
             path = f"/deals/{deal.pk}/live/"
-            for _ in range(20):
-                assert get(path, tag) == 304
-            times = []
-            for _ in range(repeat):
-                start = time.perf_counter()
-                get(path, tag)
-                times.append((time.perf_counter() - start) * 1000)
-            times.sort()
-            print(f"  deal {deal.pk} ({deal.seq} entries): median {statistics.median(times):.2f} ms, "
-                  f"p95 {times[int(len(times) * 0.95)]:.2f} ms; load average {os.getloadavg()[0]:.1f}")
+            for who, tag in tags.items():
+                for _ in range(20):
+                    assert get(path, tag, who) == 304, (deal.pk, who)
+                before_lines = len(log.read_text().splitlines())
+                cpu_before = _worker_cpu(server.pid)
+                times = []
+                for _ in range(repeat):
+                    start = time.perf_counter()
+                    get(path, tag, who)
+                    times.append((time.perf_counter() - start) * 1000)
+                cpu = (_worker_cpu(server.pid) - cpu_before) * 1000 / repeat
+                for _ in range(50):  # the worker logs a request after its answer is out
+                    lines = [line.split() for line in log.read_text().splitlines()[before_lines:]]
+                    served = [int(fields[2]) / 1000 for fields in lines if fields[0] == path and fields[1] == "304"]
+                    if len(served) == repeat:
+                        break
+                    time.sleep(0.1)
+                assert len(served) == repeat, (len(served), repeat)
+                print(f"{deal.pk:>6} {who:7} {statistics.median(served):>11.2f} ms {_pct(served, 0.99):>6.2f} ms"
+                      f" {cpu:>8.2f} ms {statistics.median(times):>9.2f} ms")
+        print(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs, shared")
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
+        log.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":
