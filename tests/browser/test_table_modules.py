@@ -1,9 +1,10 @@
 """static/js/table/'s drafts, conflict dialog and sync line in real Chromium, on the real
 recording screens (their markup, their i18n JSON, their styles):
 
-- drafts.js: a half-entered Velnias ending (tiles, the caller, steppers, a count locked at 0)
-  and an Elgeta trick with its tie-break round (rank pad taps, no input event) come back
-  after a reload, from queue.js's IndexedDB;
+- drafts.js, as the screen wires it (draft-forms.js): a half-entered Velnias ending (tiles,
+  the caller, steppers, a count locked at 0 with what was typed behind it) and an Elgeta
+  trick with its tie-break round (rank pad taps, no input event) are kept in queue.js's
+  IndexedDB and come back after a reload; a cleared draft does not;
 - conflict.js: the two versions side by side in the club's words, a modal dialog with focus
   in it, big buttons, fitting a 390 px phone, axe-clean; Escape does not dismiss it; discard
   asks once more; a failed choice says why and can be tried again; Lithuanian on an LT page;
@@ -12,6 +13,7 @@ recording screens (their markup, their i18n JSON, their styles):
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -25,17 +27,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
 
-#: In the page: the queue's drafts for one form of this deal; restore, then save on changes.
-ATTACH = """async (formId) => {
+#: In the page: the draft the device keeps for one form of this deal (queue.js's drafts).
+STORED = """async (formId) => {
   const { openQueue } = await import("/static/js/offline/queue.js");
-  const drafts = await import("/static/js/table/drafts.js");
   const queue = await openQueue();
-  const store = drafts.draftStore(queue);
-  const form = document.getElementById(formId);
-  const key = { deal: Number(document.getElementById("deal").dataset.deal), form: formId };
-  const restored = await drafts.restoreDraft(form, { store, key });
-  window.draft = drafts.attachDrafts(form, { store, key });
-  return { restored: restored.restored, reason: restored.reason || null, missing: restored.missing || [] };
+  const draft = await queue.loadDraft(Number(document.getElementById("deal").dataset.deal), formId);
+  queue.close();
+  return draft && draft.fields;
 }"""
 
 #: In the page: what the form's visible fields hold, by name, in order.
@@ -59,38 +57,46 @@ def rukas_deal(club_setup: dict[str, Any]) -> Any:
     return services.deal_start(session=session, user=scorer, dealer=4)
 
 
+def stored_draft(page: Any, form_id: str, field: str, expected: Any) -> Any:
+    """Wait until the device keeps ``expected`` for ``field`` of the form's draft (saves are async)."""
+    page.wait_for_function(f"""async () => {{
+      const fields = await ({STORED})({form_id!r});
+      return JSON.stringify(fields && fields[{field!r}]) === {json.dumps(json.dumps(expected))};
+    }}""", timeout=10_000)
+    return page.evaluate(STORED, form_id)
+
+
 def test_a_half_entered_velnias_ending_survives_a_reload(open_page: Any, club_setup: dict[str, Any]) -> None:
+    # The recording screen keeps drafts itself (static/js/table/draft-forms.js over drafts.js).
     deal = velnias_deal(club_setup)
     page = open_page(club_setup["users"]["scorer"])
     page.goto(f"/deals/{deal.pk}/")
-    assert page.evaluate(ATTACH, "form-end") == {"restored": False, "reason": "none", "missing": []}
+    assert page.evaluate(STORED, "form-end") is None
     for _ in range(2):
         page.get_by_role("button", name="One card more for Jonas").click()
     page.get_by_role("button", name="One card more for Petras").click()
     page.locator("label.tile", has_text="Emptied hand").click()
     page.locator("[data-caller]").get_by_role("radio", name="Jonas", exact=True).check()
-    # The screen shows Jonas's count as 0 and locks it; what was typed (3) is the draft's.
+    # The screen shows Jonas's count as 0 and locks it; the draft keeps the 3 typed.
     assert page.get_by_role("spinbutton", name="Jonas", exact=True).input_value() == "0"
-    page.evaluate("window.draft.flush()")
+    draft = stored_draft(page, "form-end", "f:player:int", {"radio": "1"})
+    assert draft == {
+        "f:condition:str": {"radio": "empty_hand"}, "f:player:int": {"radio": "1"},
+        "f:hand_counts:ints": {"values": ["1", "3", "1", "2"]},
+    }
     before = page.evaluate(VALUES, "form-end")
 
     page.reload()
     page.get_by_role("heading", name=re.compile("deal 1")).wait_for()
-    # The recording screen puts the draft back by itself (static/js/table/draft-forms.js).
     page.wait_for_function("document.querySelector('[data-caller-seat=\"1\"]').checked")
-    assert page.evaluate(ATTACH, "form-end") == {"restored": True, "reason": None, "missing": []}
-    after = page.evaluate(VALUES, "form-end")
-    counts = [value for name, value in after if name == "f:hand_counts:ints"]
-    # As before the reload: Jonas's count shown 0 and locked, the 3 typed kept behind it.
-    assert counts == ["1", "0", "1", "2"]
+    # As before the reload: the tiles, the caller, Jonas's count shown 0 and locked with the
+    # 3 typed kept behind it, Petras's 2.
+    assert page.evaluate(VALUES, "form-end") == before
     assert page.locator("#count-1").get_attribute("data-typed") == "3"
-    checked = {name: value for name, value in after if value is True}
-    assert page.locator("label.tile", has_text="Emptied hand").locator("input").is_checked()
-    assert page.locator("[data-caller]").get_by_role("radio", name="Jonas", exact=True).is_checked()
-    assert set(checked) == {"f:condition:str", "f:player:int"}
-    # Everything but the locked count (typed 3, shown 0 before) is as it was.
-    assert [pair for pair in after if pair[0] != "f:hand_counts:ints"] == [
-        pair for pair in before if pair[0] != "f:hand_counts:ints"]
+    # The caller changes: Jonas's typed 3 comes back, as it would have before the reload.
+    page.locator("[data-caller]").get_by_role("radio", name="Ona", exact=True).check()
+    assert page.get_by_role("spinbutton", name="Jonas", exact=True).input_value() == "3"
+    assert page.get_by_role("spinbutton", name="Ona", exact=True).input_value() == "0"
     assert page.js_errors == []
 
     # Recorded: the draft goes, and the next reload shows a fresh form.
@@ -101,7 +107,10 @@ def test_a_half_entered_velnias_ending_survives_a_reload(open_page: Any, club_se
       await clearDraft({ store: draftStore(await openQueue()), key });
     }""")
     page.reload()
-    assert page.evaluate(ATTACH, "form-end") == {"restored": False, "reason": "none", "missing": []}
+    page.get_by_role("heading", name=re.compile("deal 1")).wait_for()
+    assert page.evaluate(STORED, "form-end") is None
+    assert page.get_by_role("spinbutton", name="Jonas", exact=True).input_value() == "1"
+    assert not page.locator("[data-caller]").get_by_role("radio", name="Jonas", exact=True).is_checked()
 
 
 def test_an_elgeta_trick_with_its_tie_break_round_survives_a_reload(open_page: Any, club_setup: dict[str, Any]) -> None:
@@ -112,25 +121,23 @@ def test_an_elgeta_trick_with_its_tie_break_round_survives_a_reload(open_page: A
     deal = services.deal_start(session=session, user=scorer)
     page = open_page(scorer)
     page.goto(f"/deals/{deal.pk}/")
-    page.evaluate(ATTACH, "form-trick")
     pad = page.locator("[data-rank-pad]")
     for rank in ("J", "A", "A", "4"):  # the seed's tie of aces: the referee asks for round 2
         pad.get_by_role("button", name=rank, exact=True).click()
     page.locator('[data-round="1"]').wait_for()
-    for rank in ("6", "7"):
+    for rank in ("6", "7"):  # pad taps: values set without an input event
         pad.get_by_role("button", name=rank, exact=True).click()
-    page.evaluate("window.draft.flush()")
+    stored_draft(page, "form-trick", "f:rounds:round:1", {"values": ["6♠", "7♦", "", ""]})
     rounds = page.evaluate(VALUES, "form-trick")
-    assert [value for _name, value in rounds][:6] == ["J♠", "A♦", "A♥", "4♣", "6♠", "7♦"]
+    assert [value for _name, value in rounds] == ["J♠", "A♦", "A♥", "4♣", "6♠", "7♦", "", ""]
 
     page.reload()
     page.get_by_role("heading", name=re.compile("Trick 1")).wait_for()
-    page.locator('[data-round="1"]').wait_for()  # the recording screen put the draft back by itself
-    answer = page.evaluate(ATTACH, "form-trick")
-    assert answer == {"restored": True, "reason": None, "missing": []}
+    page.locator('[data-round="1"]').wait_for()  # the round the draft needs is there again
     assert page.locator('[data-round="1"] legend').inner_text() == "Round 2: tie-break"
+    page.wait_for_function("document.querySelector('[data-round=\"1\"] [data-card-input]').value !== ''")
     assert page.evaluate(VALUES, "form-trick") == rounds
-    # The grown row's labels still name each player's slot.
+    # The round's slots still carry each player's label.
     assert page.get_by_label("Petras").nth(1).input_value() == ""
     assert page.js_errors == []
 

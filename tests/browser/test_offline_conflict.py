@@ -1,0 +1,228 @@
+"""Two tablets on one Rūkas deal in real Chromium, one of them offline (Playwright's offline
+mode), and a server restarted while a tablet is offline (issue 13).
+
+- Tablet B (Ona) goes offline and records two tricks, refereed on the device; meanwhile
+  tablet A (Jonas) records the first trick online. Back online, B's sync meets the 409 and B
+  shows both versions. Each choice does what it says, checked through the API: keep the
+  server's (A's trick only; B's two set aside), put mine on top (A's, then B's two, once
+  each), discard mine (asked once more; A's only; B's two set aside). Nothing is lost: every
+  trick entered is on the server or in B's set-aside list.
+- A real gunicorn (tests/live_server.py) is killed and started again while the tablet is
+  offline with two tricks waiting; the tablet comes back online while the server is still
+  down, retries, and once the server answers every entry is stored exactly once, in order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+from referee import offline_engine, services
+from tests.conftest import TABLET, is_postgres, need, sign_in
+from tests.live_server import Database, LiveServer, call, production_env
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: The other device's trick: every card cancels, nobody takes, and the same seat reveals
+#: first again, so this tablet's tricks put on top of it get the verdicts the tablet gave.
+OTHER = ["7", "7", "8", "8", "8"]
+#: This tablet's two tricks (the seed trick: Petras takes with the jack; then the two takes).
+MINE = [["3", "9", "9", "V", "4"], ["5", "6", "2", "6", "5"]]
+#: Waiting for the sync and the engine: the engine's first load in Chromium takes seconds.
+SLOW = 30_000
+
+#: In the page: the device's queue and its set-aside list.
+QUEUE = """async () => {
+  const { openQueue } = await import("/static/js/offline/queue.js");
+  const queue = await openQueue();
+  const strip = (r) => ({ key: r.key, deal: r.deal, cards: r.payload ? r.payload.cards : null,
+                          reason: r.reason || null });
+  const answer = { waiting: (await queue.list()).map(strip), aside: (await queue.listAside()).map(strip) };
+  queue.close();
+  return answer;
+}"""
+
+
+@pytest.fixture
+def built_engine() -> dict[str, Any]:
+    need((offline_engine.PYODIDE / "pyodide.mjs").is_file(), "needs node_modules/pyodide: run `make setup` (npm ci)")
+    return offline_engine.build()
+
+
+def rukas_deal(club_setup: dict[str, Any]) -> Any:
+    m, scorer = club_setup["members"], club_setup["users"]["scorer"]
+    session = services.session_start(club=club_setup["club"], game="rukas", user=scorer,
+                                     players=[m["admin"], m["scorer"], m["member"], m["Petras"], m["Asta"]],
+                                     options={"notation": "lt"})
+    return services.deal_start(session=session, user=scorer, dealer=4)
+
+
+def record_trick(page: Any, ranks: list[str]) -> None:
+    pad = page.locator("[data-rank-pad]")
+    for rank in ranks:
+        pad.get_by_role("button", name=rank, exact=True).click()
+    page.get_by_role("button", name="Record the trick").click()
+
+
+def offline_ready(page: Any) -> None:
+    """The tablet's engine is loaded: from now on it can record without the network."""
+    page.wait_for_selector("#deal[data-offline='ready']", state="attached", timeout=SLOW)
+
+
+def record_offline(page: Any) -> None:
+    page.context.set_offline(True)
+    for number, ranks in enumerate(MINE, start=1):
+        record_trick(page, ranks)
+        # The tablet's own referee answers at once: the next trick's form is drawn.
+        page.get_by_role("heading", name=re.compile(rf"Trick {number + 1} of 13")).wait_for()
+    assert "takes the trick" in page.locator("[data-conclusion]").inner_text()
+
+
+def stored(client: Any, deal: Any) -> list[tuple[int, list[str], str]]:
+    entries = client.get(f"/api/deals/{deal.pk}/entries/").json()
+    return [(e["seq"], e["payload"]["cards"], e["idempotency_key"]) for e in entries]
+
+
+def two_tablets(open_page: Any, club_setup: dict[str, Any], api: Any) -> tuple[Any, Any, Any, Any]:
+    """Tablet B offline with two tricks waiting; tablet A's trick on the server; B back online."""
+    deal = rukas_deal(club_setup)
+    users = club_setup["users"]
+    other = open_page(users["scorer"])
+    mine = open_page(users["admin"])
+    other.goto(f"/deals/{deal.pk}/")
+    mine.goto(f"/deals/{deal.pk}/")
+    offline_ready(mine)
+    record_offline(mine)
+    record_trick(other, OTHER)
+    other.get_by_role("heading", name=re.compile("Trick 2 of 13")).wait_for()
+    client = api(users["scorer"])
+    assert [cards for _seq, cards, _key in stored(client, deal)] == [OTHER]
+    waiting = mine.evaluate(QUEUE)["waiting"]
+    assert [r["cards"] for r in waiting] == MINE
+    mine.context.set_offline(False)
+    return deal, mine, client, waiting
+
+
+def both_versions(page: Any) -> Any:
+    dialog = page.get_by_role("dialog", name="Two versions of this deal")
+    dialog.wait_for(timeout=SLOW)
+    server = [" ".join(t.split()) for t in dialog.locator(".conflict-server li").all_inner_texts()]
+    mine = [" ".join(t.split()) for t in dialog.locator(".conflict-mine li").all_inner_texts()]
+    assert server == ["#1 trick: 7 7 8 8 8 Nobody takes the trick: the two sevens cancel each other; "
+                      "the three eights cancel each other; no card is left in play. No point; Ona reveals first again."]
+    assert [line.split(" ", 3)[:3] for line in mine] == [["#1", "trick:", "3"], ["#2", "trick:", "5"]]
+    assert mine[0].startswith("#1 trick: 3 9 9 V 4 Petras takes the trick with the jack")
+    return dialog
+
+
+def test_keep_the_servers_version(open_page: Any, club_setup: dict[str, Any], api: Any,
+                                  built_engine: dict[str, Any]) -> None:
+    deal, mine, client, waiting = two_tablets(open_page, club_setup, api)
+    dialog = both_versions(mine)
+    dialog.get_by_role("button", name="Keep the server's").click()
+    dialog.wait_for(state="detached", timeout=SLOW)
+    assert [cards for _seq, cards, _key in stored(client, deal)] == [OTHER]
+    queue = mine.evaluate(QUEUE)
+    assert queue["waiting"] == []
+    assert [(r["key"], r["cards"], r["reason"]) for r in queue["aside"]] == [
+        (r["key"], r["cards"], "keep_server") for r in waiting]
+    assert mine.js_errors == []
+
+
+def test_put_mine_on_top_of_the_servers(open_page: Any, club_setup: dict[str, Any], api: Any,
+                                        built_engine: dict[str, Any]) -> None:
+    deal, mine, client, waiting = two_tablets(open_page, club_setup, api)
+    dialog = both_versions(mine)
+    dialog.get_by_role("button", name="Put mine on top of it").click()
+    dialog.wait_for(state="detached", timeout=SLOW)
+    mine.wait_for_function("document.querySelector('#sync').dataset.state === 'saved'", timeout=SLOW)
+    entries = stored(client, deal)
+    assert [(seq, cards) for seq, cards, _key in entries] == [(1, OTHER), (2, MINE[0]), (3, MINE[1])]
+    assert [key for _seq, _cards, key in entries[1:]] == [r["key"] for r in waiting]  # each stored once
+    queue = mine.evaluate(QUEUE)
+    assert queue == {"waiting": [], "aside": []}
+    # The screen shows the server's deal: three tricks recorded, the fourth to enter.
+    mine.get_by_role("heading", name=re.compile("Trick 4 of 13")).wait_for(timeout=SLOW)
+    assert mine.js_errors == []
+
+
+def test_discard_mine_asks_first_and_keeps_them_set_aside(open_page: Any, club_setup: dict[str, Any], api: Any,
+                                                          built_engine: dict[str, Any]) -> None:
+    deal, mine, client, waiting = two_tablets(open_page, club_setup, api)
+    dialog = both_versions(mine)
+    dialog.get_by_role("button", name="Discard mine").click()
+    assert dialog.get_by_text("Discard this tablet's entries?").is_visible()
+    assert mine.evaluate(QUEUE)["waiting"] != [], "nothing happens before the second answer"
+    dialog.get_by_role("button", name="Yes, discard mine").click()
+    dialog.wait_for(state="detached", timeout=SLOW)
+    assert [cards for _seq, cards, _key in stored(client, deal)] == [OTHER]
+    queue = mine.evaluate(QUEUE)
+    assert queue["waiting"] == []
+    # Nothing lost: every trick entered is on the server or set aside on the tablet.
+    assert [(r["key"], r["cards"], r["reason"]) for r in queue["aside"]] == [
+        (r["key"], r["cards"], "discard_mine") for r in waiting]
+    assert mine.js_errors == []
+
+
+# -- the server restarted while the tablet is offline ---------------------------------------------
+
+@pytest.fixture
+def gunicorn(tmp_path: Path, built_engine: dict[str, Any]) -> Iterator[tuple[LiveServer, dict[str, Any]]]:
+    database = Database(tmp_path, settings.DATABASES["default"] if is_postgres() else None)
+    live = LiveServer(production_env(database.url), workers=1, threads=4, log=tmp_path / "gunicorn.log")
+    try:
+        seeded = live.migrate_and_seed()
+        live.start()
+        yield live, seeded
+    finally:
+        live.stop()
+        database.drop()
+
+
+def test_the_server_restarts_while_the_tablet_is_offline(
+    browser: Any, gunicorn: tuple[LiveServer, dict[str, Any]]
+) -> None:
+    live, seeded = gunicorn
+    token = seeded["token"]
+    status, session = call(live.port, "POST", "/api/sessions/", {
+        "club": "vilnius", "game": "rukas", "players": seeded["members"][:5], "options": {"notation": "lt"}}, token)
+    assert status == 201, session
+    status, deal = call(live.port, "POST", f"/api/sessions/{session['id']}/deals/", {"dealer": 4}, token)
+    assert status == 201, deal
+    url = f"http://127.0.0.1:{live.port}"
+    context = browser.new_context(viewport=TABLET, locale="en", base_url=url)
+    context.add_cookies([{"name": "django_language", "value": "en", "url": url}])
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        sign_in(page, "scorer")
+        page.goto(f"/deals/{deal['id']}/")
+        offline_ready(page)
+        record_offline(page)
+        waiting = page.evaluate(QUEUE)["waiting"]
+        assert [r["cards"] for r in waiting] == MINE
+
+        live.kill()  # SIGKILL, no goodbye
+        context.set_offline(False)  # back online while the server is still down: the sync retries
+        page.wait_for_function("['retrying', 'offline'].includes(document.querySelector('#sync').dataset.state)",
+                               timeout=SLOW)
+        assert len(page.evaluate(QUEUE)["waiting"]) == 2, "nothing leaves the queue while the server is down"
+        live.start()
+        page.wait_for_function("document.querySelector('#sync').dataset.state === 'saved'", timeout=60_000)
+
+        status, entries = call(live.port, "GET", f"/api/deals/{deal['id']}/entries/?all=1", token=token)
+        assert status == 200, entries
+        assert [(e["seq"], e["payload"]["cards"], e["idempotency_key"], e["active"]) for e in entries] == [
+            (1, MINE[0], waiting[0]["key"], True), (2, MINE[1], waiting[1]["key"], True)]
+        assert page.evaluate(QUEUE) == {"waiting": [], "aside": []}
+        page.get_by_role("heading", name=re.compile("Trick 3 of 13")).wait_for(timeout=SLOW)
+        assert errors == []
+    finally:
+        context.close()
