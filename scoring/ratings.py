@@ -69,10 +69,20 @@ def new_ratings(
 def queue(*, deal_id: int, club_id: int, game: str, finished_at: datetime, reopened: bool) -> None:
     """In the entry's transaction: the deal waits for the rating step of its game's stream and
     of the overall stream, which a worker takes once the transaction commits."""
-    RatingEvent.objects.bulk_create(
-        RatingEvent(club_id=club_id, game=key, deal_id=deal_id, finished_at=finished_at, reopened=reopened)
-        for key in (game, OVERALL)
-    )
+    RatingEvent.objects.bulk_create(events(deal_id=deal_id, club_id=club_id, game=game, finished_at=finished_at,
+                                           reopened=reopened))
+    announce(club_id=club_id, game=game)
+
+
+def events(*, deal_id: int, club_id: int, game: str, finished_at: datetime, reopened: bool) -> list[RatingEvent]:
+    """The events ``queue`` stores (unsaved): for a caller that writes them with its own statement
+    and then calls ``announce``."""
+    return [RatingEvent(club_id=club_id, game=key, deal_id=deal_id, finished_at=finished_at, reopened=reopened)
+            for key in (game, OVERALL)]
+
+
+def announce(*, club_id: int, game: str) -> None:
+    """Once the transaction that stored a deal's events commits, a worker takes its streams."""
     background.after_commit(background.ratings_due, club_id=club_id, games=[game, OVERALL])
 
 

@@ -39,14 +39,14 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import connection
-from django.db.models import Exists
+from django.db.models import Model
 from django.utils import timezone
 
-from referee.models import Deal, DealStatus, Session
+from referee.models import Deal, DealStatus, Seat, Session
 from referee.rules import GAMES
 
 from . import board_version, chips, ratings
-from .models import AGGREGATES, ChipMovement, DealResult
+from .models import AGGREGATES, ChipMovement, DealResult, RatingEvent
 
 
 def month_of(moment: datetime) -> date:
@@ -134,22 +134,29 @@ def record_deal(*, deal: Deal, state: Any) -> list[DealResult]:
     # A deal is recorded once; recording it again (a replay) replaces the earlier record. The
     # seats and whether the deal has a record already come in one query (the finishing entry's
     # hot path); only a replay pays for the removal.
-    rows = list(session.seats.order_by("number").annotate(
-        recorded=Exists(DealResult.objects.filter(deal=deal))
-    ).values_list("number", "member_id", "recorded"))
+    with connection.cursor() as cursor:
+        cursor.execute(SEATS_SQL, [deal.pk, session.pk])
+        rows = cursor.fetchall()
     if rows and rows[0][2]:
         unrecord_deal(deal=deal)
     seats = [(seat, member) for seat, member, _recorded in rows]
     finished_at = deal.finished_at or timezone.now()
     units = rules.money_units(outcome.points)
-    results = DealResult.objects.bulk_create(
+    results = [
         DealResult(
             deal=deal, session=session, club_id=session.club_id, game=session.game, member_id=member, seat=seat,
             points=outcome.points[seat], placement=outcome.placements[seat], won=seat in outcome.winners,
             units=units[seat], money=units[seat] * session.stake, finished_at=finished_at,
         )
         for seat, member in seats
-    )
+    ]
+    events = ratings.events(deal_id=deal.pk, club_id=session.club_id, game=session.game, finished_at=finished_at,
+                            reopened=False)
+    if connection.vendor in ONE_STATEMENT_VENDORS and results:
+        _insert_results_and_events(results, events)
+    else:
+        DealResult.objects.bulk_create(results)
+        RatingEvent.objects.bulk_create(events)
     ChipMovement.objects.bulk_create(
         chips.movement(session, deal, order, move, finished_at)
         for order, move in enumerate(rules.chip_movements(state))
@@ -159,9 +166,44 @@ def record_deal(*, deal: Deal, state: Any) -> list[DealResult]:
         session.club_id, session.game, finished_at,
         ((r.member_id, 1, int(r.won), r.points, r.money) for r in results), sign=1,
     )
-    ratings.queue(deal_id=deal.pk, club_id=session.club_id, game=session.game, finished_at=finished_at,
-                  reopened=False)
+    ratings.announce(club_id=session.club_id, game=session.game)
     return results
+
+
+#: The seats in order, and whether the deal has a record already (a replay replaces it): one
+#: statement, written out (the ORM's annotated query cost more to compile than to run).
+SEATS_SQL = (
+    f"SELECT st.number, st.member_id, EXISTS(SELECT 1 FROM {DealResult._meta.db_table} r"  # noqa: S608
+    f" WHERE r.deal_id = %s) FROM {Seat._meta.db_table} st WHERE st.session_id = %s ORDER BY st.number"
+)
+
+
+def _values(model: type[Model], objects: list[Any]) -> tuple[str, str, list[Any]]:
+    """Columns, VALUES rows and parameters inserting ``objects`` as ``bulk_create`` would (each
+    field prepares its value)."""
+    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
+    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    params = [field.get_db_prep_save(field.pre_save(obj, True), connection) for obj in objects for field in fields]
+    return ", ".join(f'"{field.column}"' for field in fields), ", ".join([row] * len(objects)), params
+
+
+def _insert_results_and_events(results: list[DealResult], events: list[RatingEvent]) -> None:
+    """The deal's result rows and its rating events in one PostgreSQL statement (the events as a
+    WITH clause: new rows of their own table, so no lock order changes); the results get their ids."""
+    result_columns, result_rows, result_params = _values(DealResult, results)
+    event_columns, event_rows, event_params = _values(RatingEvent, events)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH e AS (INSERT INTO {RatingEvent._meta.db_table} ({event_columns}) VALUES {event_rows}) "  # noqa: S608
+            f"INSERT INTO {DealResult._meta.db_table} ({result_columns}) VALUES {result_rows} RETURNING id",
+            event_params + result_params,
+        )
+        ids = [pk for (pk,) in cursor.fetchall()]
+    # RETURNING gives the rows in VALUES order (as bulk_create relies on).
+    for result, pk in zip(results, ids, strict=True):
+        result.pk = pk
+        result._state.adding = False
+        result._state.db = connection.alias
 
 
 def unrecord_deal(*, deal: Deal) -> None:
