@@ -15,8 +15,11 @@ COPY scoring scoring
 RUN pip install --no-cache-dir .
 COPY . .
 COPY --from=npm /app/node_modules node_modules
-# The tablet's engine is built from the source being deployed, then collected with the rest.
-RUN ALLOW_INSECURE_KEY=1 python manage.py build_engine \
+# The tablet's engine is built from the source being deployed, then collected with the rest;
+# Node (mounted from the npm stage for this step only, not kept in the image) makes the memory
+# snapshot the tablet starts from (without it the tablet starts Python itself, seconds slower).
+RUN --mount=type=bind,from=npm,source=/usr/local/bin/node,target=/usr/local/bin/node \
+    ALLOW_INSECURE_KEY=1 python manage.py build_engine \
     && ALLOW_INSECURE_KEY=1 python manage.py collectstatic --noinput
 EXPOSE 8000
 CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
