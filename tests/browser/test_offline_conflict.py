@@ -120,6 +120,16 @@ def both_versions(page: Any) -> Any:
     return dialog
 
 
+def listed_aside(page: Any, reason: str) -> None:
+    """The screen lists the set-aside tricks where the dialog said they would be."""
+    box = page.locator("#set-aside")
+    box.locator("summary", has_text="Set aside on this device (2)").wait_for(timeout=SLOW)
+    box.locator("summary").click()
+    items = [" ".join(t.split()) for t in box.locator("li").all_inner_texts()]
+    assert [item.split(" · ")[0] for item in items] == ["#1 trick: 3 9 9 V 4", "#2 trick: 5 6 2 6 5"]
+    assert all(reason in item for item in items), items
+
+
 def test_keep_the_servers_version(open_page: Any, club_setup: dict[str, Any], api: Any,
                                   built_engine: dict[str, Any]) -> None:
     deal, mine, client, waiting = two_tablets(open_page, club_setup, api)
@@ -131,6 +141,7 @@ def test_keep_the_servers_version(open_page: Any, club_setup: dict[str, Any], ap
     assert queue["waiting"] == []
     assert [(r["key"], r["cards"], r["reason"]) for r in queue["aside"]] == [
         (r["key"], r["cards"], "keep_server") for r in waiting]
+    listed_aside(mine, "the server's version was kept")
     assert mine.js_errors == []
 
 
@@ -166,6 +177,7 @@ def test_discard_mine_asks_first_and_keeps_them_set_aside(open_page: Any, club_s
     # Nothing lost: every trick entered is on the server or set aside on the tablet.
     assert [(r["key"], r["cards"], r["reason"]) for r in queue["aside"]] == [
         (r["key"], r["cards"], "discard_mine") for r in waiting]
+    listed_aside(mine, "discarded")
     assert mine.js_errors == []
 
 
