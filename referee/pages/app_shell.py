@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -48,20 +49,18 @@ def shell_files() -> list[Path]:
     return sorted(p for folder in SHELL_DIRS for p in (STATIC / folder).rglob("*") if _is_shell_file(p))
 
 
-def _versioned_files() -> list[Path]:
+def shell_version(shell: list[Path] | None = None) -> str:
+    """A hash of the shell's contents (and of the worker, the offline page and its
+    translations), read again only when a file's size or time changes."""
     messages = sorted(Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/django.mo"))
-    return [*shell_files(), WORKER_SOURCE, OFFLINE_TEMPLATE, *messages]
-
-
-def shell_version() -> str:
-    """A hash of the shell's contents, recomputed only when a file's size or time changes."""
-    files = _versioned_files()
-    signature = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files if p.exists())
+    files = [*(shell_files() if shell is None else shell), WORKER_SOURCE, OFFLINE_TEMPLATE, *messages]
+    stats = [(path, path.stat()) for path in files if path.exists()]
+    signature = tuple((str(path), stat.st_mtime_ns, stat.st_size) for path, stat in stats)
     if signature not in _version_memo:
         digest = hashlib.sha256()
-        for path in files:
-            if path.exists():
-                digest.update(str(path.relative_to(settings.BASE_DIR)).encode() + b"\0" + path.read_bytes() + b"\0")
+        for path, _stat in stats:
+            name = os.path.relpath(path, settings.BASE_DIR)
+            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
         _version_memo.clear()
         _version_memo[signature] = digest.hexdigest()[:16]
     return _version_memo[signature]
@@ -86,9 +85,10 @@ def _language_url(name: str, language: str) -> str:
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
     languages = [code for code, _name in settings.LANGUAGES]
+    files = shell_files()
     shell = {
-        "version": shell_version(),
-        "files": [static(str(p.relative_to(STATIC))) for p in shell_files()],
+        "version": shell_version(files),
+        "files": [static(p.relative_to(STATIC).as_posix()) for p in files],
         "offline": {code: _language_url("offline", code) for code in languages},
         "defaultLanguage": settings.LANGUAGE_CODE,
         "pyodide": _pyodide_files(),

@@ -266,7 +266,7 @@ def test_new_static_files_make_a_new_worker_that_drops_the_old_shell_and_keeps_t
     wait_kept(page, old, "/static/css/app.css")
 
     # A deploy changes the static files: the worker's script changes with their hash.
-    monkeypatch.setattr(app_shell, "shell_version", lambda: "0123456789abcdef")
+    monkeypatch.setattr(app_shell, "shell_version", lambda *shell: "0123456789abcdef")
     page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
     new = "kortos-shell-0123456789abcdef"
     deadline = time.monotonic() + 15
