@@ -18,7 +18,9 @@
 // engine's, the next verdict waits until a new worker has loaded the new manifest and archive,
 // and the old worker goes. Offline, or when the new engine cannot load, the tablet referees with
 // what it has (the server referees every entry again anyway). A server whose built engine lags
-// behind its source (build_engine not run) is tried once per version, not in a loop.
+// behind its source (build_engine not run) is tried once per version, not in a loop. An engine
+// that could not load at all (opened offline with nothing kept) is tried again when a request
+// comes while online, at most every `retryMs`.
 
 const WORKER = "/static/js/offline/engine-worker.js";
 const MANIFEST = "/static/offline/engine.json";
@@ -86,6 +88,7 @@ export function createEngine({
   context = {},
   recheckMs = 5 * 60 * 1000,
   checkTimeoutMs = 2000,
+  retryMs = 30 * 1000,
 } = {}) {
   if (!engineSupported()) {
     const unsupported = () => Promise.reject(new Error("This browser cannot run the referee offline."));
@@ -97,6 +100,7 @@ export function createEngine({
   let server = null; // the server's engine version, as last heard
   let tried = null; // the server version a reload was last made for
   let lastCheck = -Infinity;
+  let lastRetry = performance.now(); // when an engine that could not load was last tried again
   let checking = null;
   let holding = false; // whether the check in flight holds the next verdict until it is answered
   let refreshing = null;
@@ -162,7 +166,12 @@ export function createEngine({
     if (checking && holding) await checking;
     if (refreshing) await refreshing;
     const version = await current.ready.catch(() => null);
-    if (stale(version)) await refresh();
+    if (version === null && online() && performance.now() - lastRetry > retryMs) {
+      // No engine at all (it could not load: opened offline with nothing kept, a failed
+      // download): online again, try once more, at most every retryMs.
+      lastRetry = performance.now();
+      await refresh();
+    } else if (stale(version)) await refresh();
     else if (online() && performance.now() - lastCheck > recheckMs) checkServer({ blocking: false });
     return current;
   }

@@ -260,3 +260,39 @@ test("the snapshot's zero pages come back as zeros; a foreign or cut file is ref
   foreign[0] = 0x58;
   assert.throws(() => expandSnapshot(foreign), /not in build_engine's format/);
 });
+
+test("an engine that could not load is tried again once the tablet is online, not before every request", async () => {
+  let loads = true;
+  const made = [];
+  class Sometimes {
+    constructor() {
+      this.loads = loads;
+      made.push(this);
+    }
+    postMessage(request) {
+      const answer = this.loads
+        ? (request.op === "ready" ? { version: "v1", timings: {} } : { engine: "v1" })
+        : { failure: "engine.json: HTTP 503" };
+      queueMicrotask(() => this.onmessage({ data: { id: request.id, ...answer } }));
+    }
+    terminate() {
+      this.terminated = true;
+    }
+  }
+  globalThis.Worker = Sometimes;
+  server.version = "v1";
+  loads = false;
+  const engine = createEngine({ retryMs: 0 });
+  await assert.rejects(engine.ready(), /HTTP 503/);
+  assert.equal(made.length, 2, "ready() tried once more");
+  loads = true;
+  assert.deepEqual(await engine.apply({ game: "rukas" }, {}), { engine: "v1" }, "a later try loaded");
+  assert.equal(made.length, 3);
+  assert.ok(made[0].terminated && made[1].terminated);
+
+  loads = false;
+  const patient = createEngine({ retryMs: 60_000 });
+  await assert.rejects(patient.ready(), /HTTP 503/);
+  assert.deepEqual(await patient.apply({ game: "rukas" }, {}), { failure: "engine.json: HTTP 503" });
+  assert.equal(made.length, 4, "no second try within retryMs");
+});
