@@ -132,7 +132,8 @@ def _fields(
     """The entry's fields as form controls named as ``payload_from_form`` reads them, each
     labelled in the club's words: seats as the players, choices as their words, per-seat
     counts by player, cards by the player who showed them when the referee recorded it."""
-    order = result.get("reveal_order") if isinstance(result, Mapping) else None
+    # The seats in the order their cards were shown (Rūkas's reveal, Elgeta's play order).
+    order = (result.get("reveal_order") or result.get("order")) if isinstance(result, Mapping) else None
     fields: list[dict[str, Any]] = []
     # Stored entries keep no key order (PostgreSQL's jsonb sorts them): choices first, then seats.
     keys = sorted((k for k in payload if k != "type"), key=lambda k: (k not in choices, k not in SEAT_FIELDS))
@@ -153,7 +154,7 @@ def _fields(
         elif isinstance(value, list) and value and all(isinstance(v, list) for v in value):
             rounds = [
                 {"name": f"f:{key}:round:{index}", "label": _("Round %(n)s") % {"n": index + 1},
-                 "items": [{"label": f"{position + 1}.", "value": "" if v is None else str(v)}
+                 "items": [{"label": _who(order, position, names), "value": "" if v is None else str(v)}
                            for position, v in enumerate(cards)]}
                 for index, cards in enumerate(value)
             ]
@@ -161,15 +162,8 @@ def _fields(
         elif isinstance(value, list):
             per_seat = len(value) == len(names) and all(isinstance(v, int) for v in value)
             seats = order if isinstance(order, list) and len(order) == len(value) else None
-            items = []
-            for position, v in enumerate(value):
-                if per_seat:
-                    who = names[position]
-                elif seats is not None and isinstance(seats[position], int) and 0 <= seats[position] < len(names):
-                    who = names[seats[position]]
-                else:
-                    who = f"{position + 1}."
-                items.append({"label": who, "value": "" if v is None else str(v)})
+            items = [{"label": names[position] if per_seat else _who(seats, position, names),
+                      "value": "" if v is None else str(v)} for position, v in enumerate(value)]
             kind = "ints" if per_seat else "strs"
             fields.append({"kind": "list", "key": key, "name": f"f:{key}:{kind}", "label": label,
                            "items": items, "numeric": per_seat})
@@ -180,3 +174,12 @@ def _fields(
             fields.append({"kind": "text", "key": key, "name": f"f:{key}:str", "label": label,
                            "value": "" if value is None else str(value), "numeric": False})
     return fields
+
+
+def _who(order: Any, position: int, names: Sequence[str]) -> str:
+    """Whose card sits at ``position``: the player the referee recorded there, else its number."""
+    if isinstance(order, list) and position < len(order):
+        seat = order[position]
+        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+            return names[seat]
+    return f"{position + 1}."

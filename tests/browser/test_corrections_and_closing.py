@@ -76,3 +76,37 @@ def test_correct_an_earlier_deal_then_close_and_reopen(
     page.get_by_role("link", name="Start deal 3").wait_for()
     assert Session.objects.get().status == "open"
     assert page.js_errors == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_an_elgeta_card_is_corrected_from_the_suggested_cards(
+    open_page: Any, club_setup: dict[str, Any], size: dict[str, int],
+) -> None:
+    """The correction screen's card fields carry the same hints as the recording screen's pads:
+    the ranks and suits named, every card suggested while typing; a corrected card is saved."""
+    from referee.models import Entry
+
+    m = club_setup["members"]
+    scorer = club_setup["users"]["scorer"]
+    session = services.session_start(club=club_setup["club"], game="elgeta", user=scorer,
+                                     players=[m["admin"], m["scorer"], m["member"], m["Petras"]],
+                                     options={"suits": ["S", "D", "H", "C"]})
+    deal = services.deal_start(session=session, user=scorer)
+    services.entry_add(deal_id=deal.pk, payload={"type": "trick", "rounds": [["J♠", "A♦", "A♥", "4♣"],
+                                                                             ["6♠", "7♦", "9♥", "Q♣"]]}, user=scorer)
+    page = open_page(scorer, size=size)
+    page.goto(f"/deals/{deal.pk}/entries/1/correct/")
+    hint = page.locator(".card-hint")
+    assert hint.inner_text().startswith("Ranks: 2 3 4 5 6 7 8 9 10 J Q K A · Suits: ♠ ♣ ♦ ♥")
+    field = page.get_by_role("group", name="Round 2").get_by_label("Petras")
+    assert field.get_attribute("list") == "card-hints"
+    assert page.locator("#card-hints option").count() == 52
+    field.fill("K♣")  # one of the suggestions, as the list offers it after a K
+    shoot(page, f"correct-3-card-hints-{size['width']}")
+    check_a11y(page)
+    page.get_by_role("button", name="Show what changes").click()
+    page.locator("[data-correct-preview]").wait_for()
+    page.get_by_role("button", name="Save the correction").click()
+    page.wait_for_url(re.compile(r"/sessions/\d+/$"))
+    assert Entry.objects.get(deal=deal, active=True).payload["rounds"][1] == ["6♠", "7♦", "9♥", "K♣"]
+    assert page.js_errors == []

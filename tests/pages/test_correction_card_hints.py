@@ -45,6 +45,9 @@ def test_elgeta_rounds_suggest_every_card_and_name_the_suits(page: Any, start: A
     rounds = re.findall(r'name="f:rounds:round:(\d)" value="([^"]*)"[^>]*list="card-hints"', html)
     assert rounds == [("0", "J♠"), ("0", "A♦"), ("0", "A♥"), ("0", "4♣"),
                       ("1", "6♠"), ("1", "7♦"), ("1", "9♥"), ("1", "Q♣")]
+    # Each card under the player who turned it (the referee's play order), not a position number.
+    labels = re.findall(r'<label class="correct-item"><span>([^<]*)</span>\s*<input type="text" name="f:rounds', html)
+    assert labels == ["Ona", "Jonas", "Rūta", "Petras"] * 2
     suits = re.findall(r'<span class="sym-(\w)" title="([^"]*)">(.)</span>', html)
     assert [(letter, symbol) for letter, _name, symbol in suits] == [("s", "♠"), ("c", "♣"), ("d", "♦"), ("h", "♥")]
     assert all(name for _letter, name, _symbol in suits)  # each suit named for a screen reader
