@@ -108,8 +108,8 @@ django.setup()
 from scoring.models import SessionSummary
 from scoring.summary_services import build_and_store
 if sys.argv[2] == "warm":
-    from scoring.tasks import warm_chart
-    warm_chart()
+    from scoring.tasks import warm_summary
+    warm_summary()
 SessionSummary.objects.filter(session_id=int(sys.argv[1])).update(fingerprint="")
 start = time.perf_counter()
 assert build_and_store(session_id=int(sys.argv[1])) == "built"
@@ -131,6 +131,55 @@ def first_build(session_id: int, warmed: bool) -> float:
     return float(done.stdout.strip().splitlines()[-1])
 
 
+def in_a_worker(session_id: int, broker: str) -> list[float]:
+    """The first and second builds of a Celery worker process started here, as deployed (prefork,
+    its ``worker_init`` warm-up before the pool forks), through a real broker, on a queue of its
+    own; each timed by the task itself (the summary's started_at to finished_at)."""
+    import signal
+    import subprocess
+    from urllib.parse import urlsplit, urlunsplit
+
+    from config.celery import app
+    from scoring.tasks import build_session_summary
+
+    queue = f"bench-summary-{os.getpid()}"
+    name = connection.settings_dict["NAME"]
+    url = urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{name}"))
+    keep = ("PATH", "HOME", "LANG", "TZ", "VIRTUAL_ENV")
+    env = {**{k: v for k, v in os.environ.items() if k in keep}, "DJANGO_SETTINGS_MODULE": "config.settings",
+           "DATABASE_URL": url, "CELERY_BROKER_URL": broker, "ALLOW_INSECURE_KEY": "1", "SECURE_BEHIND_TLS": "0",
+           "SUMMARY_QUEUE": queue}
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "prefork", "-c", "1", "-Q", queue,
+         "--without-heartbeat", "--without-gossip", "--without-mingle", "-l", "warning"],
+        cwd=Path(__file__).resolve().parent.parent, env=env, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    app.conf.update(broker_url=broker, task_always_eager=False)
+    builds = []
+    try:
+        for _build in range(2):
+            SessionSummary.objects.filter(session_id=session_id).update(fingerprint="", task_id="", state="pending",
+                                                                          started_at=None, finished_at=None)
+            build_session_summary.apply_async(args=[session_id], queue=queue)
+            deadline = time.monotonic() + 300
+            while True:
+                row = SessionSummary.objects.filter(session_id=session_id).values(
+                    "state", "started_at", "finished_at", "error").get()
+                if row["state"] in ("done", "failed") and row["finished_at"] is not None:
+                    break
+                if time.monotonic() > deadline or worker.poll() is not None:
+                    raise RuntimeError(f"the worker built no summary: {row}")
+                time.sleep(0.05)
+            assert row["state"] == "done", row["error"]
+            builds.append((row["finished_at"] - row["started_at"]).total_seconds())
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(timeout=60)
+        app.conf.update(task_always_eager=True)
+    return builds
+
+
 def timed(action: Callable[[], Any]) -> tuple[float, Any]:
     start = time.perf_counter()
     result = action()
@@ -144,6 +193,9 @@ def main() -> None:
     parser.add_argument("--game", choices=sorted(GAMES), default=next(iter(GAMES)))
     parser.add_argument("--players", type=int, default=0, help="default: the game's largest table")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--broker", default=os.environ.get("BENCH_BROKER_URL", ""),
+                        help="a Redis broker (e.g. redis://127.0.0.1:6379/7): also time the first builds of a real "
+                             "Celery worker started for the purpose (PostgreSQL only)")
     args = parser.parse_args()
     args.players = args.players or GAMES[args.game].max_players
 
@@ -192,6 +244,11 @@ def main() -> None:
                 how = ", warmed as a worker starts (worker_init)" if warmed else ""
                 print(f"  the first build in a new process{how}: {seconds:.3f} s; "
                       f"load average {os.getloadavg()[0]:.1f}")
+            if args.broker:
+                builds = in_a_worker(session.pk, args.broker)
+                print("  in a real Celery worker (prefork, 1 process, started for this): the task body "
+                      f"(started_at to finished_at) of its first build {builds[0]:.3f} s, of its second "
+                      f"{builds[1]:.3f} s; load average {os.getloadavg()[0]:.1f}")
         stored = SessionSummary.objects.get(pk=summary.pk)
         print(f"  stored: JSON {len(str(stored.data)) // 1024} KiB, HTML {len(stored.html) // 1024} KiB, "
               f"CSV {len(stored.csv) // 1024} KiB, SVG {len(stored.chart_svg) // 1024} KiB")

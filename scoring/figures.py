@@ -16,10 +16,6 @@ from referee.rules import GAMES
 from . import chips, results
 from .models import ChipMovement
 
-#: A deal's snapshot and options are large and not needed to sum results (a 200-deal session
-#: would decode every snapshot twice for the summary).
-DEAL_BODY = ("deal__state", "deal__options")
-
 
 def money_text(value: Decimal) -> str:
     return f"{value.quantize(Decimal('0.01'))}"

@@ -20,7 +20,7 @@ from referee.models import Deal, DealStatus, Session, SessionStatus
 from referee.rules import GAMES, Game, MoneyRule
 
 from . import chips
-from .figures import DEAL_BODY, close_settlement, money_text, players, seats_of
+from .figures import close_settlement, money_text, players, seats_of
 from .models import DealResult
 from .settlement import fewest_transfers, round_to_coin
 from .settlement_story import explain_transfer
@@ -134,11 +134,13 @@ def settlement(session: Session) -> dict[str, Any]:
     keeps_chips = chips.keeps_chips(rules)
     per_deal: dict[int, list[tuple[int, Decimal]]] = defaultdict(list)  # seat -> (deal number, money)
     nets = [Decimal(0)] * n
-    results = DealResult.objects.filter(session=session).select_related("deal").defer(*DEAL_BODY)
-    for r in results.order_by("deal__number", "seat"):
-        nets[r.seat] += r.money
-        if r.money:
-            per_deal[r.seat].append((r.deal.number, r.money))
+    # Plain rows, not model instances (as the standings read them).
+    results = DealResult.objects.filter(session=session).order_by("deal__number", "seat").values_list(
+        "deal__number", "seat", "money")
+    for number, seat, money_won in results:
+        nets[seat] += money_won
+        if money_won:
+            per_deal[seat].append((number, money_won))
     reasons: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     close = [Decimal(0)] * n  # each seat's share of the prize cards' chips at close (M3), in money
     blocked = None

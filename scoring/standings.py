@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from referee.models import Session
 from referee.rules import GAMES, competition_ranking
 
-from .figures import DEAL_BODY, close_settlement, money_text, players, seats_of, unit_of
+from .figures import close_settlement, money_text, players, seats_of, unit_of
 from .models import DealResult
 
 
@@ -22,15 +22,18 @@ def standings(session: Session) -> dict[str, Any]:
     game = session.game
     unit = GAMES[game].unit
     rows: dict[int, dict[str, Any]] = {}
-    results = DealResult.objects.filter(session=session).select_related("deal").defer(*DEAL_BODY)
-    for r in results.order_by("deal__number", "seat"):
-        row = rows.setdefault(r.deal_id, {
-            "deal": r.deal.number, "id": r.deal_id, "dealer": r.deal.dealer,
+    # Plain rows, not model instances: a 200-deal session of eight has 1,600 results, and
+    # building a result and its deal for each cost most of a summary's build (issue 15).
+    results = DealResult.objects.filter(session=session).order_by("deal__number", "seat").values_list(
+        "deal_id", "deal__number", "deal__dealer", "seat", "points", "placement", "money")
+    for deal_id, number, dealer, seat, points, placement, money_won in results:
+        row = rows.setdefault(deal_id, {
+            "deal": number, "id": deal_id, "dealer": dealer,
             "values": [0] * n, "placements": [0] * n, "money": [Decimal(0)] * n,
         })
-        row["values"][r.seat] = unit.of(r.points)
-        row["placements"][r.seat] = r.placement
-        row["money"][r.seat] = r.money
+        row["values"][seat] = unit.of(points)
+        row["placements"][seat] = placement
+        row["money"][seat] = money_won
     running = [0] * n
     money = [Decimal(0)] * n
     deals = []

@@ -28,7 +28,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
@@ -37,12 +36,15 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from referee.games import PAGES, FactQuery
 from referee.models import DealStatus, Entry, Session
+from referee.numbers import MINUS, number_text
 
-from . import selectors
+from . import selectors, summary_chart
 from .csv_writer import SpreadsheetWriter
 from .models import DealResult
 from .settlement_story import explain_transfer
@@ -311,16 +313,33 @@ def render_html(data: Mapping[str, Any]) -> str:
             {"name": names[r["seat"]], "exact": r["exact"], "rounded": r["rounded"], "rounding": r["rounding"]}
             for r in settlement["rounding"] if Decimal(r["rounding"])
         ],
-        "deals": [
-            {**deal, "dealer_name": names[deal["dealer"]],
-             "winner_names": ", ".join(names[seat] for seat in deal["winners"]),
-             "cells": list(zip(deal["values"], deal["running"]))}
-            for deal in data["deals"]
-        ],
+        "deals": data["deals"],
+        "deal_rows": deal_rows(data["deals"], names),
         "show_money": Decimal(session["stake"]) > 0,
         "chart_url": chart_url(session["id"]),
     }
     return render_to_string("scoring/summary_fragment.html", context)
+
+
+def deal_rows(deals: Sequence[Mapping[str, Any]], names: Sequence[str]) -> SafeString:
+    """The deal-by-deal table's rows, as the template wrote them, byte for byte: its 1,600 cells
+    of two figures each (200 deals of eight) took most of the summary's HTML time (issue 15)."""
+    rows = []
+    for deal in deals:
+        cells = "".join(f"<td>{_whole(value)} <small>({_whole(total)})</small></td>"
+                        for value, total in zip(deal["values"], deal["running"]))
+        winners = ", ".join(names[seat] for seat in deal["winners"])
+        rows.append(f"<tr><td>{deal['number']}</td><td>{escape(names[deal['dealer']])}</td>{cells}"
+                    f"<td>{escape(winners) if winners else '–'}</td></tr>\n")
+    return mark_safe("".join(rows))  # noqa: S308 - every name escaped above, figures are digits
+
+
+def _whole(value: Any) -> str:
+    """A whole figure as ``number_text(value, 0)`` writes it (a real minus sign), without its
+    Decimal round trip for the plain integers a deal's cells hold."""
+    if type(value) is int:
+        return f"{MINUS}{-value}" if value < 0 else str(value)
+    return number_text(value, 0)
 
 
 def _explanation(data: Mapping[str, Any], transfer: Mapping[str, Any]) -> str:
@@ -384,63 +403,10 @@ def render_csv(data: Mapping[str, Any]) -> str:
     return out.getvalue()
 
 
-_chart_lock = threading.Lock()
-
-
 def render_chart_svg(data: Mapping[str, Any]) -> str:
-    """Running totals per player, deal by deal, as SVG; byte-identical for the same data."""
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    from matplotlib.backends.backend_svg import FigureCanvasSVG
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
-
-    names = data["players"]
-    running = data["running_totals"]
-    session = data["session"]
-    ink = "#888888"  # readable on the dark theme and on the light one
-    rc: Any = {  # matplotlib types its keys as a closed list of names
-        "svg.hashsalt": f"kortos-summary-{session['id']}",
-        "svg.fonttype": "none",
-        "font.family": "DejaVu Sans",
-        "text.color": ink, "axes.labelcolor": ink, "axes.edgecolor": ink,
-        "xtick.color": ink, "ytick.color": ink,
-        "path.simplify": True,
-    }
-    # rcParams are process-wide; the lock keeps two threads' charts from mixing settings.
-    with _chart_lock, matplotlib.rc_context(rc):
-        figure = Figure(figsize=(8, 4.5), dpi=100)
-        FigureCanvasSVG(figure)
-        axes = figure.add_subplot()
-        # With M3, the last point is the close (the prize cards' chips shared out), drawn dashed.
-        deals = len(running) - (2 if data["m3"] else 1)
-        xs = list(range(deals + 1))
-        for seat, name in enumerate(names):
-            line = axes.plot(xs, [row[seat] for row in running[: deals + 1]], label=name, linewidth=1.8,
-                             marker="o" if deals <= 30 else None, markersize=3)[0]
-            if data["m3"]:
-                axes.plot([deals, deals + 1], [running[deals][seat], running[-1][seat]], linestyle="--",
-                          linewidth=1.4, color=line.get_color())
-        axes.axhline(0, color=ink, linewidth=0.6, alpha=0.6)
-        ticks = [int(t) for t in MaxNLocator(nbins=10, integer=True).tick_values(0, max(1, deals)) if 0 <= t <= deals]
-        labels = [str(t) for t in ticks]
-        if data["m3"]:
-            ticks.append(deals + 1)
-            labels.append("M3")
-        axes.set_xticks(ticks, labels)
-        # No words in the picture: it is stored once and read in every language, so the page
-        # says what the axes are (deals across, the session's unit up) beside it.
-        axes.set_xlim(0, max(1, len(running) - 1))
-        axes.grid(True, alpha=0.2)
-        axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", framealpha=0.0)
-        figure.patch.set_alpha(0.0)
-        axes.patch.set_alpha(0.0)
-        # Fixed margins: tight_layout would lay every label out twice and double the time.
-        figure.subplots_adjust(left=0.09, right=0.82, top=0.96, bottom=0.08)
-        out = io.StringIO()
-        figure.savefig(out, format="svg", metadata={"Date": None, "Creator": "kortos"})
-    return out.getvalue()
+    """Running totals per player, deal by deal, as SVG; byte-identical for the same data
+    (written out by ``scoring.summary_chart``, without matplotlib)."""
+    return summary_chart.render(data)
 
 
 # -- the whole build ---------------------------------------------------------------------------

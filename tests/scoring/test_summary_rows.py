@@ -1,0 +1,48 @@
+"""The summary's deal-by-deal rows, written in Python (``summary.deal_rows``) for speed, are the
+bytes the template's loop wrote, in either language, with any name and any figure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.template import engines
+from django.utils import translation
+
+from scoring import summary
+
+#: The loop as summary_fragment.html held it before the rows were written in Python.
+TEMPLATE_LOOP = (
+    "{% load table %}{% for deal in deals %}<tr><td>{{ deal.number }}</td><td>{{ deal.dealer_name }}</td>"
+    "{% for points, total in deal.cells %}<td>{{ points|decimal:0 }} <small>({{ total|decimal:0 }})</small></td>"
+    "{% endfor %}<td>{{ deal.winner_names|default:\"–\" }}</td></tr>\n{% endfor %}"
+)
+
+
+def template_rows(deals: list[dict[str, Any]], names: list[str]) -> str:
+    context = {"deals": [
+        {**deal, "dealer_name": names[deal["dealer"]],
+         "winner_names": ", ".join(names[seat] for seat in deal["winners"]),
+         "cells": list(zip(deal["values"], deal["running"]))}
+        for deal in deals
+    ]}
+    return engines["django"].from_string(TEMPLATE_LOOP).render(context)
+
+
+NAMES = ["Ona", "<b>Jonas</b> & \"J\" 'o'", "Rūta", "=1+2"]
+DEALS = [
+    {"number": 1, "dealer": 1, "values": [3, -3, 0, 0], "running": [3, -3, 0, 0], "winners": [0]},
+    {"number": 2, "dealer": 0, "values": [-12, 40, -1000, 972], "running": [-9, 37, -1000, 972],
+     "winners": [1, 3]},
+    {"number": 3, "dealer": 3, "values": [0, 0, 0, 0], "running": [-9, 37, -1000, 972], "winners": []},
+]
+
+
+@pytest.mark.parametrize("language", ["lt", "en"])
+def test_the_rows_are_the_templates_bytes(language: str) -> None:
+    with translation.override(language):
+        assert str(summary.deal_rows(DEALS, NAMES)) == template_rows(DEALS, NAMES)
+
+
+def test_no_deal_no_row() -> None:
+    assert str(summary.deal_rows([], NAMES)) == "" == template_rows([], NAMES)
