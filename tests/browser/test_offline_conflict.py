@@ -88,7 +88,8 @@ def stored(client: Any, deal: Any) -> list[tuple[int, list[str], str]]:
     return [(e["seq"], e["payload"]["cards"], e["idempotency_key"]) for e in entries]
 
 
-def two_tablets(open_page: Any, club_setup: dict[str, Any], api: Any) -> tuple[Any, Any, Any, Any]:
+def two_tablets(open_page: Any, club_setup: dict[str, Any], api: Any,
+                other_trick: list[str] = OTHER) -> tuple[Any, Any, Any, Any]:
     """Tablet B offline with two tricks waiting; tablet A's trick on the server; B back online."""
     deal = rukas_deal(club_setup)
     users = club_setup["users"]
@@ -98,10 +99,10 @@ def two_tablets(open_page: Any, club_setup: dict[str, Any], api: Any) -> tuple[A
     mine.goto(f"/deals/{deal.pk}/")
     offline_ready(mine)
     record_offline(mine)
-    record_trick(other, OTHER)
+    record_trick(other, other_trick)
     other.get_by_role("heading", name=re.compile("Trick 2 of 13")).wait_for()
     client = api(users["scorer"])
-    assert [cards for _seq, cards, _key in stored(client, deal)] == [OTHER]
+    assert [cards for _seq, cards, _key in stored(client, deal)] == [other_trick]
     waiting = mine.evaluate(QUEUE)["waiting"]
     assert [r["cards"] for r in waiting] == MINE
     mine.context.set_offline(False)
@@ -159,6 +160,31 @@ def test_put_mine_on_top_of_the_servers(open_page: Any, club_setup: dict[str, An
     assert queue == {"waiting": [], "aside": []}
     # The screen shows the server's deal: three tricks recorded, the fourth to enter.
     mine.get_by_role("heading", name=re.compile("Trick 4 of 13")).wait_for(timeout=SLOW)
+    assert mine.js_errors == []
+
+
+#: The other device's trick taken by the seven after Rūta's ace: Asta reveals first next, so
+#: on top of it this tablet's tricks are refereed again with other verdicts than it gave.
+LEAD_MOVED = ["8", "T", "K", "D", "7"]
+
+
+def test_mine_on_top_of_a_trick_that_moved_the_lead_is_refereed_again(
+    open_page: Any, club_setup: dict[str, Any], api: Any, built_engine: dict[str, Any]
+) -> None:
+    deal, mine, client, waiting = two_tablets(open_page, club_setup, api, other_trick=LEAD_MOVED)
+    dialog = mine.get_by_role("dialog", name="Two versions of this deal")
+    dialog.wait_for(timeout=SLOW)
+    dialog.get_by_role("button", name="Put mine on top of it").click()
+    dialog.wait_for(state="detached", timeout=SLOW)
+    # The scorer chose: the server's verdicts on top are the answer, not a second conflict.
+    mine.wait_for_function("document.querySelector('#sync').dataset.state === 'saved'", timeout=SLOW)
+    assert mine.locator("dialog.conflict").count() == 0
+    entries = client.get(f"/api/deals/{deal.pk}/entries/").json()
+    assert [(e["seq"], e["payload"]["cards"], e["idempotency_key"]) for e in entries[1:]] == [
+        (2, MINE[0], waiting[0]["key"]), (3, MINE[1], waiting[1]["key"])]
+    assert (entries[0]["seq"], entries[0]["payload"]["cards"]) == (1, LEAD_MOVED)
+    assert entries[1]["result"]["text"].startswith("Rūta takes the trick with the jack")
+    assert mine.evaluate(QUEUE) == {"waiting": [], "aside": []}
     assert mine.js_errors == []
 
 

@@ -256,7 +256,12 @@ export function createSync({
     } else if (choice === MINE_ON_TOP) {
       const seq = stored ? conflict.server.deal.seq : await currentSeq(conflict);
       const renumbered = stored ? rest : mine;
-      const changes = Object.fromEntries(renumbered.map((r, i) => [r.key, { expected_seq: seq + i, conflict: undefined }]));
+      // The tablet's verdicts were given on the deal without the server's entries; on top of
+      // them the server referees each entry again and its verdict is the answer the scorer
+      // chose, not a second conflict.
+      const changes = Object.fromEntries(renumbered.map((r, i) => [r.key, {
+        expected_seq: seq + i, conflict: undefined, verdict: undefined,
+      }]));
       if (stored) await queue.markSent(first.key);
       await queue.update(changes);
     } else {

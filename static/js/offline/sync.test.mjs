@@ -294,6 +294,23 @@ test("put mine on top: my entries are stored after the other device's, in order"
   assert.deepEqual(await t.queue.listAside(), []);
 });
 
+test("put mine on top: the tablet's verdicts, given without the other device's entries, make no second conflict", async () => {
+  const t = await table();
+  const deal = t.server.startDeal(1).id;
+  t.server.recordElsewhere(deal, { type: "trick", cards: ["A"] });
+  // What this tablet's engine said before it knew of the other device's trick.
+  await t.queue.enqueue(trick(deal, 0, "a", { verdict: { takes: 99 } }));
+  await t.queue.enqueue(trick(deal, 1, "b", { verdict: { takes: 98 } }));
+  await t.sync.start();
+  assert.equal(t.sync.conflict.kind, "stale");
+  await t.sync.resolve(MINE_ON_TOP);
+  await t.sync.settled();
+  assert.equal(t.sync.state, "idle");
+  assert.equal(t.sync.conflict, null);
+  assert.deepEqual(stored(t.server, deal), [[1, "other-0"], [2, "a"], [3, "b"]]);
+  assert.equal(await t.queue.count(), 0);
+});
+
 test("discard mine: my entries leave the queue for the set-aside list, the server's deal is untouched", async () => {
   const t = await staleConflict();
   await t.sync.resolve(DISCARD_MINE);
