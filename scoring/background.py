@@ -37,7 +37,7 @@ def after_commit(signal: Signal, **kwargs: Any) -> None:
 #: finish meanwhile go in the same task: one publish to the broker and one settle for many deals,
 #: where each finishing entry paid for its own (issue 15). Well within the second in which the
 #: ratings settle on an idle worker.
-SETTLE_DELAY = 0.4
+SETTLE_DELAY = 0.25
 #: (club, stream) -> when the rating task this process sent for it runs (wall clock, as the
 #: task's ETA): until then, a deal that commits needs no task of its own.
 _scheduled: dict[tuple[int, str], float] = {}
