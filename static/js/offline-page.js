@@ -20,7 +20,9 @@ async function keptScreens() {
     const response = await cache.match(request);
     if (!response || response.headers.get("X-Kept-For") !== user) continue;
     const html = await response.text();
-    const title = new DOMParser().parseFromString(html, "text/html").title || url.pathname;
+    const kept = new DOMParser().parseFromString(html, "text/html");
+    // The screen's own heading ("Rūkas · deal 3"), as the scorer saw it at the table.
+    const title = kept.querySelector("h1")?.textContent.replace(/\s+/g, " ").trim() || kept.title || url.pathname;
     screens.push({ href: url.pathname, title });
   }
   return screens;
@@ -35,7 +37,13 @@ keptScreens().then((screens) => {
     const link = document.createElement("a");
     link.className = "row-link";
     link.href = href;
-    link.textContent = title;
+    const words = document.createElement("span");
+    words.className = "title big-text";
+    words.textContent = title;
+    const arrow = document.createElement("span");
+    arrow.setAttribute("aria-hidden", "true");
+    arrow.textContent = "›";
+    link.append(words, arrow);
     item.append(link);
     list.append(item);
   }

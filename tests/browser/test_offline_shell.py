@@ -21,7 +21,7 @@ from referee import services
 from referee.models import Deal
 from referee.pages import app_shell
 
-from .conftest import TABLET
+from .conftest import TABLET, check_a11y, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -144,12 +144,25 @@ def test_a_recording_screen_comes_back_offline_after_a_reload_and_in_a_new_tab(
         # The first visit was loaded before the worker was in control; it is kept all the same.
         wait_kept(page, "kortos-pages", f"/deals/{deal.pk}/")
 
+        # The screen's own refresh (after an entry) asks for the fragment without a version.
+        live = f"/deals/{deal.pk}/live/"
+        assert page.evaluate("(url) => fetch(url).then((r) => r.status)", live) == 200
+        wait_kept(page, "kortos-pages", live)
+
         context.set_offline(True)
         assert page.evaluate("fetch('/healthz').then(() => 'answered', () => 'offline')") == "offline"
         page.reload()
         assert_recording_screen(page, deal)
         page.reload()
         assert_recording_screen(page, deal)
+
+        # The live fragment: the kept copy for a plain fetch, a network error for a poll that
+        # names its version (a kept copy could be behind what the screen shows).
+        live = f"/deals/{deal.pk}/live/"
+        fragment = page.evaluate("(url) => fetch(url).then((r) => r.status + ' ' + r.headers.get('X-Kept-For'))", live)
+        assert fragment == f"200 {club_setup['users']['scorer'].pk}"
+        poll = """(url) => fetch(url, { headers: { "If-None-Match": '"x"' } }).then((r) => r.status, () => "offline")"""
+        assert page.evaluate(poll, live) == "offline"
 
         page.close()
         again = context.new_page()
@@ -179,7 +192,7 @@ def test_a_page_never_opened_shows_the_offline_page_in_the_readers_language(
     page = open_page(club_setup["users"]["scorer"], language=language)
     page.goto(f"/deals/{deal.pk}/")
     page.wait_for_function(CONTROLLED)
-    title = page.title()
+    title = page.get_by_role("heading", level=1).inner_text()
     wait_kept(page, "kortos-pages", f"/deals/{deal.pk}/")
 
     page.context.set_offline(True)
@@ -187,13 +200,16 @@ def test_a_page_never_opened_shows_the_offline_page_in_the_readers_language(
     assert page.evaluate("document.documentElement.lang") == language
     assert page.get_by_role("heading", level=1).inner_text() == heading
     assert hint in page.locator("[data-offline-page]").inner_text()
+    page.locator("[data-kept-pages] a").first.wait_for()
+    check_a11y(page)
+    shoot(page, f"offline-page-{language}")
     # It names no one and carries no form: one copy serves whoever signs in next.
     assert page.locator("form").count() == 0
     assert "Jonas" not in page.locator("header").inner_text()
     # The screens kept on this device are offered, and open.
     kept = page.locator("[data-kept-pages] a")
     kept.first.wait_for()
-    assert kept.count() == 1 and kept.first.inner_text() == title
+    assert kept.count() == 1 and kept.first.inner_text().removesuffix("›").strip() == title
     kept.first.click()
     page.wait_for_url(f"**/deals/{deal.pk}/")
     assert page.get_by_role("heading", level=1).inner_text().startswith(deal.session.get_game_display())
