@@ -28,6 +28,7 @@ fresh Chromium profile times ``createEngine().ready()`` through ``static/js/offl
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -58,13 +59,17 @@ django.setup()
 from referee import offline_engine  # noqa: E402
 from referee.rules import GAMES  # noqa: E402
 
+#: The manifest with its snapshot left out (served by the bench itself): the worker's way
+#: without one, Python started and the engine imported at every load (--compare).
+WITHOUT_SNAPSHOT = "/static/offline/engine-without-snapshot.json"
+
 HARNESS = b"<!doctype html><html lang='en'><meta charset='utf-8'><title>engine bench</title><body></body></html>"
 
-LOAD = """async () => {
+LOAD = """async (manifestURL) => {
   const started = performance.now();
   const { createEngine } = await import("/static/js/offline/engine.js");
-  window.engine = createEngine({ context: { names: ["Ona", "Jonas", "Rūta", "Petras", "Asta"], language: "lt",
-                                            notation: "lt" } });
+  const names = ["Ona", "Jonas", "Rūta", "Petras", "Asta"];
+  window.engine = createEngine({ manifestURL, context: { names, language: "lt", notation: "lt" } });
   const version = await window.engine.ready();
   return { ms: performance.now() - started, version, timings: window.engine.timings };
 }"""
@@ -117,6 +122,15 @@ class Static(SimpleHTTPRequestHandler):
     """``/`` is an empty page; ``/static/...`` is the project's static folder."""
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        if self.path == WITHOUT_SNAPSHOT:
+            manifest = json.loads((ROOT / "static" / "offline" / "engine.json").read_text())
+            body = json.dumps({**manifest, "snapshot": None}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         if self.path in ("/", "/index.html"):
             self.send_response(200)
             self.send_header("Content-Type", "text/html; charset=utf-8")
@@ -183,7 +197,7 @@ def screen_taps(chromium: str, port: int) -> str:
         state = game.new_deal(players=4, dealer=deal.dealer, options={"notation": "lt"})
         tricks = []
         for trick in range(13):
-            leader = game.view(state)["leader"]
+            leader = state.leader
             order = [(leader + i) % 4 for i in range(4)]
             cards = [ranks[(trick * 3 + seat * 5) % 13] for seat in order]
             state = game.apply(state, {"type": "trick", "cards": cards})
@@ -239,6 +253,40 @@ def screen_taps(chromium: str, port: int) -> str:
         bench_api.drop_database()
 
 
+def loads(chromium: str, url: str, manifest_url: str, args: argparse.Namespace, ask: dict[str, Any] | None) -> Any:
+    """In a fresh profile: the cold load, then ``--warm`` reloads, each with Chromium's CPU time;
+    and, when ``ask`` is given, the verdicts timed after the cold load."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as profile, sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=chromium, headless=True, args=["--no-sandbox", "--disable-gpu"],
+        )
+        page = context.new_page()
+        page.goto(url)
+        before = browser_cpu_seconds(profile)
+        cold = page.evaluate(LOAD, manifest_url)
+        cold_cpu = browser_cpu_seconds(profile) - before
+        timed = None
+        if ask is not None:
+            timed = page.evaluate(VERDICTS, {**ask, "times": args.verdicts})
+            assert timed["taker"] == 3
+        warm: list[float] = []
+        steps: list[dict[str, float]] = []
+        warm_cpu: list[float] = []
+        for _ in range(args.warm):
+            # A reload, as a tablet reloads its screen (a new tab would also have Chromium load its
+            # own omnibox pages, measured here as if they were the engine's).
+            page.reload()
+            before = browser_cpu_seconds(profile)
+            loaded = page.evaluate(LOAD, manifest_url)
+            warm_cpu.append(browser_cpu_seconds(profile) - before)
+            warm.append(loaded["ms"])
+            steps.append(loaded["timings"])
+        context.close()
+    return cold, cold_cpu, warm, warm_cpu, steps, timed
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--warm", type=int, default=3, help="warm loads to time")
@@ -246,6 +294,8 @@ def main() -> int:
     parser.add_argument("--screen", action=argparse.BooleanOptionalAction, default=True,
                         help="also time tap to verdict on the real recording screen (PostgreSQL, gunicorn)")
     parser.add_argument("--port", type=int, default=8106, help="gunicorn's loopback port for --screen")
+    parser.add_argument("--compare", action="store_true",
+                        help="also load the engine without its memory snapshot, in another fresh profile")
     args = parser.parse_args()
 
     chromium = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium")
@@ -260,34 +310,11 @@ def main() -> int:
     rukas = GAMES["rukas"]
     snapshot = rukas.to_dict(rukas.new_deal(players=5, dealer=4, options={"notation": "lt"}))
     entry = {"type": "trick", "cards": ["3", "9", "9", "V", "4"]}
+    ask = {"snapshot": snapshot, "entry": entry}
 
-    from playwright.sync_api import sync_playwright
-
-    with tempfile.TemporaryDirectory() as profile, sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            profile, executable_path=chromium, headless=True, args=["--no-sandbox", "--disable-gpu"],
-        )
-        page = context.new_page()
-        page.goto(url)
-        before = browser_cpu_seconds(profile)
-        cold = page.evaluate(LOAD)
-        cold_cpu = browser_cpu_seconds(profile) - before
-        assert cold["version"] == manifest["version"], cold
-        timed = page.evaluate(VERDICTS, {"snapshot": snapshot, "entry": entry, "times": args.verdicts})
-        assert timed["taker"] == 3
-        warm: list[float] = []
-        steps: list[dict[str, float]] = []
-        warm_cpu: list[float] = []
-        for _ in range(args.warm):
-            # A reload, as a tablet reloads its screen (a new tab would also have Chromium load its
-            # own omnibox pages, measured here as if they were the engine's).
-            page.reload()
-            before = browser_cpu_seconds(profile)
-            loaded = page.evaluate(LOAD)
-            warm_cpu.append(browser_cpu_seconds(profile) - before)
-            warm.append(loaded["ms"])
-            steps.append(loaded["timings"])
-        context.close()
+    cold, cold_cpu, warm, warm_cpu, steps, timed = loads(chromium, url, "/static/offline/engine.json", args, ask)
+    assert cold["version"] == manifest["version"], cold
+    compared = loads(chromium, url, WITHOUT_SNAPSHOT, args, None) if args.compare else None
     server.shutdown()
 
     spent = sorted(timed["spent"])
@@ -308,6 +335,12 @@ def main() -> int:
     print(f"  warm, in the worker: {breakdown(steps[len(steps) // 2])}")
     print(f"message to verdict, seed Rūkas trick, {len(spent)} times: median {statistics.median(spent):.2f} ms, "
           f"95th percentile {spent[int(len(spent) * 0.95) - 1]:.2f} ms   (aim: under 20 ms)")
+    if compared is not None:
+        c_cold, c_cold_cpu, c_warm, c_warm_cpu, c_steps, _ = compared
+        print(f"the same without the snapshot (Python started afresh, as before it): cold {c_cold['ms'] / 1000:.2f} s "
+              f"({c_cold_cpu:.2f} s CPU), warm median {statistics.median(c_warm) / 1000:.2f} s "
+              f"({statistics.median(c_warm_cpu):.2f} s CPU); load average {os.getloadavg()[0]:.1f}")
+        print(f"  warm, in the worker: {breakdown(c_steps[len(c_steps) // 2])}")
     if args.screen:
         print(screen_taps(chromium, args.port))
         print(f"  load average then: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
