@@ -161,7 +161,9 @@ def in_a_worker(session_id: int, broker: str) -> list[float]:
         for _build in range(2):
             SessionSummary.objects.filter(session_id=session_id).update(fingerprint="", task_id="", state="pending",
                                                                           started_at=None, finished_at=None)
-            build_session_summary.apply_async(args=[session_id], queue=queue)
+            # Its own connection: this process's pool was made for the test settings' (no) broker.
+            with app.connection_for_write(broker) as conn:
+                build_session_summary.apply_async(args=[session_id], queue=queue, connection=conn)
             deadline = time.monotonic() + 300
             while True:
                 row = SessionSummary.objects.filter(session_id=session_id).values(
