@@ -65,11 +65,3 @@ def record_clear_of_controls(page: Any, name: str, step: str) -> None:
     assert report["checked"] > 0, f"{where}: no control on screen to compare with"
     assert report["hits"] == [], f"{where} lies over {report['hits']}"
 
-
-def visible_box(page: Any, selector: str) -> dict[str, float]:
-    """The element's box clipped to the viewport and its scrollers (empty: width or height 0)."""
-    return page.evaluate("""(sel) => {
-      const el = document.querySelector(sel);
-      const r = el.getBoundingClientRect();
-      return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, vw: innerWidth, vh: innerHeight};
-    }""", selector)
