@@ -140,6 +140,7 @@ def test_a_whole_rukas_deal_and_the_next_ones_start_offline(
     page.get_by_role("heading", name="Deal 1 is over").wait_for()
     tricks_shown = page.locator("section[aria-labelledby=deal-tricks-h] .totals .value").all_inner_texts()
     totals_shown = page.locator("[data-session-totals] .value").all_inner_texts()
+    said_offline = page.locator("[data-conclusion]").inner_text()
     assert "13 entries kept on this device" in page.locator("#sync").inner_text()
     shoot(page, "offline-rukas-deal-over")
 
@@ -184,6 +185,7 @@ def test_a_whole_rukas_deal_and_the_next_ones_start_offline(
     page.goto(f"/deals/{deal.pk}/")
     assert page.locator("section[aria-labelledby=deal-tricks-h] .totals .value").all_inner_texts() == tricks_shown
     assert page.locator("[data-session-totals] .value").all_inner_texts() == totals_shown
+    assert page.locator("[data-conclusion]").inner_text() == said_offline  # the same words as the tablet's
     assert page.js_errors == []
 
 
@@ -230,6 +232,8 @@ def test_five_velnias_deals_in_a_row_offline_then_synced(
             page.locator("form#form-end").wait_for()
             dealer = (dealer + 1) % 4
     offline_totals = page.locator("[data-session-totals] .value").all_inner_texts()
+    said_offline = page.locator("[data-conclusion]").inner_text()
+    payments_offline = page.locator("section[aria-labelledby=payments-h]").inner_text()
     assert offline_totals == [("+" if t > 0 else "−" if t < 0 else "") + str(abs(t)) for t in expected_totals]
     assert "9 entries kept on this device" in page.locator("#sync").inner_text()  # 5 endings, 4 deal starts
     times = verdict_times(page)
@@ -251,6 +255,8 @@ def test_five_velnias_deals_in_a_row_offline_then_synced(
     # The standings the server keeps are the ones the tablet showed.
     page.locator("[data-finished]").wait_for()
     assert page.locator("[data-session-totals] .value").all_inner_texts() == offline_totals
+    assert page.locator("[data-conclusion]").inner_text() == said_offline
+    assert page.locator("section[aria-labelledby=payments-h]").inner_text() == payments_offline
     assert page.js_errors == []
 
 
