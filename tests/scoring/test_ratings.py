@@ -62,8 +62,11 @@ def test_undo_of_an_older_deal_recomputes_after_commit(club_setup):
     board = selectors.leaderboard(club_setup["club"], game="velnias", min_deals=0)
     assert (board["ratings_pending"], board["ratings_stale"]) == (True, False)
     assert selectors.leaderboard(club_setup["club"], game="cheat", min_deals=0)["ratings_pending"] is False
-    assert len(callbacks) == 1  # one rating step for the velnias stream and the overall one
-    callbacks[0]()
+    # One rating step for the velnias stream and the overall one (the watchers' poll cache
+    # renews its keys after the same commit: not a rating step).
+    rating_steps = [c for c in callbacks if getattr(c, "func", c).__module__.startswith("scoring.")]
+    assert len(rating_steps) == 1, callbacks
+    rating_steps[0]()
     assert RatingStream.objects.get(club=club_setup["club"], game="velnias").stale is False
     board = selectors.leaderboard(club_setup["club"], game="velnias", min_deals=0)
     assert (board["ratings_pending"], board["ratings_stale"]) == (False, False)

@@ -25,8 +25,10 @@ def test_every_referee_signal_has_a_scoring_receiver():
         (signals.deal_finished, "scoring.deal_finished"), (signals.deal_reopened, "scoring.deal_reopened"),
         (signals.session_closed, "scoring.session_closed"), (signals.session_reopened, "scoring.session_reopened"),
     ):
-        # Each entry starts with its lookup key, (dispatch_uid, sender).
-        assert [entry[0][0] for entry in signal.receivers] == [uid]
+        # Each entry starts with its lookup key, (dispatch_uid, sender). Scoring's receiver is
+        # there exactly once; other apps may listen too (the watchers' poll cache does).
+        uids = [entry[0][0] for entry in signal.receivers]
+        assert uids.count(uid) == 1, uids
 
 
 def test_a_deal_reported_twice_is_recorded_once(club_setup):
