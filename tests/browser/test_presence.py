@@ -49,6 +49,10 @@ def test_two_devices_on_one_deal_name_each_other_until_one_closes(
     tablet = device(browser, live_server, scorer, ANDROID_TABLET, TABLET)
     tablet.goto(f"/deals/{deal.pk}/")
     assert tablet.locator("[data-presence]").count() == 0
+    # The scorer is half-way through a trick when the other device arrives.
+    first_card = tablet.locator("form[data-entry] [data-card-input]").first
+    first_card.fill("9")
+    first_card.evaluate("(input) => { input.keptByTest = true; }")
 
     phone = device(browser, live_server, club_setup["users"]["admin"], IPHONE, PHONE)
     phone.goto(f"/deals/{deal.pk}/")
@@ -61,6 +65,12 @@ def test_two_devices_on_one_deal_name_each_other_until_one_closes(
     on_tablet.wait_for(timeout=8_000)
     assert re.fullmatch(r"Also recording this deal: Ona · Safari, iPhone, since \d\d:\d\d",
                         " ".join(on_tablet.inner_text().split()))
+    # Only the banner changed: the half-typed trick is still as typed, and nothing claims the
+    # deal was changed elsewhere.
+    # The very same field (not a redrawn one), so focus and caret stay where the scorer was.
+    assert first_card.input_value() == "9"
+    assert first_card.evaluate("(input) => input.keptByTest === true")
+    assert "another device" not in tablet.locator("#sync").inner_text()
     shoot(tablet, "presence-tablet")
     check_a11y(tablet)
     check_a11y(phone)

@@ -51,13 +51,33 @@ export function poll() {
         window.location.assign(dealUrl(running));
         return undefined;
       }
-      if (response.status !== 200 || S.sending || response.headers.get("X-Deal-Version") === S.version) return undefined;
+      const version = response.headers.get("X-Deal-Version");
+      if (response.status !== 200 || S.sending || version === S.version) return undefined;
       return response.text().then((html) => {
+        // Only the devices recording the deal changed (the part after "~"): the deal is as shown,
+        // so the banner alone is replaced and a half-typed entry stays as typed.
+        if (version && dealPart(version) === dealPart(S.version)) {
+          swapPresence(html, version);
+          return;
+        }
         const wasDirty = S.dirty;
         swap(html);
         setSync("idle", wasDirty ? S.T.changed_elsewhere : S.T.updated);
       });
     }).catch(() => { /* offline: try again later */ });
+}
+
+/** A version is the deal's own, then "~" and a mark of the other devices present (referee/presence.py). */
+function dealPart(version) { return String(version).split("~")[0]; }
+
+function swapPresence(html, version) {
+  const box = S.liveBox.querySelector("[data-presence-box]");
+  const fresh = document.createElement("template");
+  fresh.innerHTML = html;
+  const next = fresh.content.querySelector("[data-presence-box]");
+  if (box && next) box.replaceWith(next);
+  S.version = version;
+  current().dataset.version = version;
 }
 
 /** After an entry the referee's verdict is what the scorer reads next: bring it into view. */
