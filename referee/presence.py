@@ -32,7 +32,7 @@ COOKIE = "kortos_device"
 COOKIE_AGE = 2 * 365 * 24 * 3600
 _DEVICE_ID = re.compile(r"[A-Za-z0-9_-]{16,64}\Z")
 
-#: A scorer's screen polls every 3 s (static/js/table.js): two polls and a margin.
+#: A scorer's screen polls every 3 s (static/js/table/live.js): two polls and a margin.
 POLL_SECONDS = 3
 EXPIRY = 2 * POLL_SECONDS + 4
 #: A record younger than this is not written again (most polls only read).

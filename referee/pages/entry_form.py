@@ -1,4 +1,4 @@
-"""Reading a recording form posted without JavaScript into an entry, as table.js builds it."""
+"""Reading a recording form posted without JavaScript into an entry, as static/js/table/form.js builds it."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def new_key() -> str:
 
 
 def payload_from_form(data: Any) -> dict[str, Any]:
-    """Build an entry from form fields named ``f:<field>:<kind>[:<index>]`` (table.js reads the
+    """Build an entry from form fields named ``f:<field>:<kind>[:<index>]`` (static/js/table/form.js reads the
     same names): ``str``, ``int`` (empty is null), ``ints``/``strs`` (repeated fields, in order)
     and ``round`` (a list of lists; an empty card is null, as Elgeta's E1 records it)."""
     payload: dict[str, Any] = {}

@@ -2,7 +2,7 @@
 the preview of an entry before the scorer confirms it.
 
 With JavaScript the forms drive the JSON API instead (idempotency keys, retries, live
-updates; see static/js/table.js); without it they post here and the same services decide.
+updates; see static/js/table/, screen.js first); without it they post here and the same services decide.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def deal_live(request: HttpRequest, pk: int) -> HttpResponse:
     (``referee.poll_cache``: no session, user or database read), else from one statement with
     the access check. ``X-Running-Deal`` names the session's running deal, so a finished deal's
     watchers follow the table to the next one. ``?v=`` is the earlier screens' question
-    (table.js kept by a tablet's cache), answered 204. A scorer's poll marks the device present
+    (an older screen script kept by a tablet's cache), answered 204. A scorer's poll marks the device present
     on the deal, and its version names the other devices recording it (``referee.presence``)."""
     cached = not_modified_from_cache(request, pk)
     return cached if cached is not None else _deal_live(request, pk)
