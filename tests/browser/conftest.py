@@ -37,7 +37,9 @@ def shoot(page: Any, name: str) -> None:
     original = page.viewport_size
     for label, size in (("tablet", TABLET), ("phone", PHONE)):
         page.set_viewport_size(size)
-        page.evaluate("window.scrollTo(0, 0)")
+        # The recording screens scroll inside the body (above their docked Record strip), other
+        # pages scroll the window: the shot starts at the top either way.
+        page.evaluate("window.scrollTo(0, 0); document.body.scrollTop = 0")
         page.wait_for_timeout(50)
         page.screenshot(path=str(SCREENSHOTS / f"{name}-{label}.png"))
         page.evaluate("document.documentElement.classList.add('full-shot')")
