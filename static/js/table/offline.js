@@ -358,7 +358,13 @@ export async function startOffline({ kept } = {}) {
   useOfflinePath({ active, record: (form, payload) => { record(form, payload); }, takeOver, nextDeal });
   pollGuard(() => !O.drawn && !O.waitingHere);
   previewGuard(() => !active());
-  O.sync = createSync({ queue: O.queue, headers: () => ({ "X-CSRFToken": csrf() }), onChange });
+  // Every API answer names the server's engine version: a deploy met while syncing makes the
+  // tablet load the new referee before its next verdict.
+  const fetchNoting = (...args) => fetch(...args).then((response) => {
+    O.engine.serverVersion(response.headers.get("X-Engine-Version"));
+    return response;
+  });
+  O.sync = createSync({ queue: O.queue, fetch: fetchNoting, headers: () => ({ "X-CSRFToken": csrf() }), onChange });
   window.addEventListener("offline", () => { O.down = true; });
   window.addEventListener("online", () => { O.down = false; });
   // What an earlier visit queued goes to the server at once, engine or not.
