@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.db.models import Count, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 
 from referee.rules import GAMES
 from referee.rules.seat_names import with_names
 
-from .models import Club, Deal, DealChange, DealStatus, Entry, Member, Role, Session
+from .models import Club, Deal, DealChange, DealStatus, Entry, Member, Role, Seat, Session
 from .permissions import club_role
 
 
@@ -187,16 +187,24 @@ def seat_names_of(session: Session) -> list[str]:
 
 
 def deal_for_page(user: Any, pk: int) -> tuple[Deal, str] | None:
-    """A deal with its session, club and seated members (three queries) and the user's role in
-    the club, if the user may see it (None otherwise: a private club's deals stay hidden)."""
+    """A deal with its session, club and seated members and the user's role in the club (two
+    queries: the role is read with the deal, the seats with their members), if the user may see
+    it (None otherwise: a private club's deals stay hidden). ``club_role``'s answer, read in the
+    deal's query: every recording screen and its every refresh asks this first."""
+    if user is None or not user.is_authenticated:
+        return None
+    role_in_club = Member.objects.filter(club=OuterRef("session__club"), user=user, active=True).values("role")[:1]
     deal = (
         Deal.objects.select_related("session", "session__club")
-        .prefetch_related("session__seats__member")
+        .prefetch_related(Prefetch("session__seats", queryset=Seat.objects.select_related("member")))
+        .annotate(member_role=Subquery(role_in_club))
         .filter(pk=pk)
         .first()
     )
-    role = club_role(user, deal.session.club) if deal is not None else None
-    if deal is None or role is None:
+    if deal is None:
+        return None
+    role: str | None = Role.ADMIN if user.is_superuser else deal.member_role
+    if role is None:
         return None
     return deal, role
 
@@ -260,6 +268,48 @@ def session_for_page(user: Any, pk: int) -> Session | None:
 
 def _may_see(user: Any, club: Club) -> bool:
     return club_role(user, club) is not None
+
+
+@dataclass(frozen=True)
+class ScreenFigures:
+    """What the recording screen reads about a deal besides its snapshot, in one statement."""
+
+    #: ``deal_version``'s token.
+    version: str
+    #: The session has a deal after this one (a finished deal can no longer be undone).
+    later_deal: bool
+    #: Each seat's total over the session's finished deals (``running_totals``).
+    totals: list[int]
+
+
+#: The entry count of ``deal_version``, whether a later deal exists (``has_later_deal``) and the
+#: seats' totals (``running_totals``) in one statement: the recording screen asked three
+#: queries for them. Rows: (-2, entries), (-1, later deals), then (seat, total) per seat with a
+#: result. tests/test_screen_reads.py holds it to the models.
+SCREEN_SQL = (
+    "SELECT -2, COUNT(*) FROM referee_entry e WHERE e.deal_id = %s"
+    " UNION ALL SELECT -1, COUNT(*) FROM referee_deal d WHERE d.session_id = %s AND d.number > %s"
+    " UNION ALL SELECT r.seat, SUM(r.points) FROM scoring_dealresult r WHERE r.session_id = %s GROUP BY r.seat"
+)
+
+
+def screen_figures(deal: Deal, players: int) -> ScreenFigures:
+    """``deal_version``, ``has_later_deal`` and ``running_totals`` of the deal, read at once."""
+    with connection.cursor() as cursor:
+        cursor.execute(SCREEN_SQL, [deal.pk, deal.session_id, deal.number, deal.session_id])
+        rows = cursor.fetchall()
+    entries = later = 0
+    totals = [0] * players
+    for key, value in rows:
+        if key == -2:
+            entries = value
+        elif key == -1:
+            later = value
+        elif 0 <= key < players:
+            totals[key] = int(value or 0)
+    return ScreenFigures(
+        version=_version(deal.seq, entries, deal.status, deal.session.status), later_deal=later > 0, totals=totals
+    )
 
 
 def running_totals(session: Session, players: int) -> list[int]:

@@ -80,37 +80,37 @@ def _renew(club_id: int) -> None:
         log.exception("could not renew the leaderboard version of club %s", club_id)
 
 
-def current(club_id: int) -> str | None:
-    """The club's version, read before the totals are computed; None: do not cache."""
+def cached(club_id: int, key: str) -> tuple[str | None, Any]:
+    """The club's current version, read before anything is computed (None: do not cache), and
+    what ``key`` holds if it was stored under that version (else None), in one round trip."""
     if not enabled():
-        return None
+        return None, None
     changing = _changing()
     if club_id in changing:
         if transaction.get_connection().in_atomic_block:
-            return None  # this transaction changed them: its own reads see them uncommitted
+            return None, None  # this transaction changed them: its own reads see them uncommitted
         changing.discard(club_id)  # that transaction rolled back (a commit discards it first)
-    key = _key(club_id)
+    version_key = _key(club_id)
     try:
-        version: Any = cache.get(key)
+        found = cache.get_many([version_key, key])
+        version = found.get(version_key)
         if version is None:
-            cache.add(key, secrets.token_hex(8), timeout=VERSION_SECONDS)
-            version = cache.get(key)
+            cache.add(version_key, secrets.token_hex(8), timeout=VERSION_SECONDS)
+            version = cache.get(version_key)
     except Exception:
         log.exception("could not read the leaderboard version of club %s", club_id)
-        return None
-    return None if version is None else str(version)
+        return None, None
+    if version is None:
+        return None, None
+    stored = found.get(key)
+    if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == version:
+        return str(version), stored[1]
+    return str(version), None
 
 
-def get(key: str) -> Any:
+def put(key: str, version: str, value: Any) -> None:
+    """Keep ``value`` for ``key`` as of ``version`` (read before it was computed)."""
     try:
-        return cache.get(key)
-    except Exception:
-        log.exception("could not read the cached leaderboard totals %s", key)
-        return None
-
-
-def put(key: str, value: Any) -> None:
-    try:
-        cache.set(key, value, timeout=TOTALS_SECONDS)
+        cache.set(key, (version, value), timeout=TOTALS_SECONDS)
     except Exception:
         log.exception("could not cache the leaderboard totals %s", key)

@@ -38,15 +38,16 @@ def deal_context(
     names = selectors.seat_names_of(session)
     rules = GAMES[session.game]
     pages = PAGES[session.game]
-    version = selectors.deal_version(deal)
+    figures = selectors.screen_figures(deal, len(names))
+    version = figures.version
     view = engine_view(deal, version)
     notation = session.notation
     finished = deal.status == DealStatus.FINISHED
     session_open = session.status == SessionStatus.OPEN
     entries = selectors.recent_entries(deal, RECENT_ENTRIES)
     last_entry = entries[0] if entries else None
-    later_deal = finished and selectors.has_later_deal(deal)
-    totals = selectors.running_totals(session, len(names))
+    later_deal = finished and figures.later_deal
+    totals = figures.totals
     # A game that keeps a running count (Rūkas tricks) shows it in the totals as the deal goes.
     running = None if finished else pages.running_points(view)
     if running is not None:
@@ -97,7 +98,7 @@ def deal_context(
 
 
 def _js_text(names: list[str], words: dict[str, str]) -> dict[str, Any]:
-    """The few sentences table.js says, in the reader's language."""
+    """The few sentences the screen's modules (static/js/table/) say, in the reader's language."""
     return {
         "saving": _("Saving…"),
         "saved": _("Saved."),

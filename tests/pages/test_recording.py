@@ -205,9 +205,9 @@ def test_a_long_deal_costs_the_same_queries_as_a_short_one(
         turn = (turn + 1) % 3
     client = page(club_setup["users"]["scorer"])
     client.get(f"/deals/{short.pk}/")
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(6):
         assert client.get(f"/deals/{short.pk}/").status_code == 200
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(6):
         assert client.get(f"/deals/{long.pk}/").status_code == 200
 
 

@@ -173,7 +173,7 @@ def test_a_failing_cache_is_a_miss(club_setup, monkeypatch):
     def down(*_args: Any, **_kwargs: Any) -> Any:
         raise ConnectionError("cache down")
 
-    for name in ("get", "set", "add"):
+    for name in ("get", "get_many", "set", "add"):
         monkeypatch.setattr(board_version.cache, name, down)
     assert board(club) == (right, False)
     finish(setup, session, 1, [3, 0, 2])  # the entry commits although the version cannot be renewed

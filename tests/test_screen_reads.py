@@ -1,0 +1,78 @@
+"""The recording screen's reads (issue 15): ``deal_for_page`` reads the deal, its session, club,
+seats and the user's role in two queries and answers as ``club_role`` does; ``screen_figures``
+reads in one statement what ``deal_version``, ``has_later_deal`` and ``running_totals`` read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from referee import selectors, services
+from referee.models import Deal, DealStatus, Entry
+from referee.permissions import club_role
+from scoring.models import DealResult
+from tests.scoring.helpers import play, start, undo, velnias_end
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_screen_statement_names_the_models_tables() -> None:
+    for table in (Entry._meta.db_table, Deal._meta.db_table, DealResult._meta.db_table):
+        assert f"FROM {table} " in selectors.SCREEN_SQL
+    for column in ("deal_id", "session_id", "number", "seat", "points"):
+        assert column in selectors.SCREEN_SQL
+
+
+def figures_the_slow_way(deal: Deal, players: int) -> tuple[str, bool, list[int]]:
+    deal = Deal.objects.select_related("session").get(pk=deal.pk)
+    return (selectors.deal_version(deal), selectors.has_later_deal(deal),
+            selectors.running_totals(deal.session, players))
+
+
+def test_the_screen_figures_are_what_the_three_reads_give(club_setup: dict[str, Any]) -> None:
+    session = start(club_setup, "velnias", ["admin", "scorer", "member"])
+    first = play(club_setup, session, [velnias_end("empty_hand", 0, [0, 4, 2])])
+    second = play(club_setup, session, [velnias_end("empty_hand", 1, [3, 0, 2])])
+    undo(club_setup, second)  # an undo: seq drops, the entry row stays (the version must change)
+    running = Deal.objects.get(pk=second.pk)
+    assert running.status == DealStatus.RUNNING
+    for deal in (first, running):
+        deal = Deal.objects.select_related("session").get(pk=deal.pk)
+        got = selectors.screen_figures(deal, 3)
+        assert (got.version, got.later_deal, got.totals) == figures_the_slow_way(deal, 3)
+    assert selectors.screen_figures(Deal.objects.get(pk=first.pk), 3).later_deal is True
+    assert selectors.screen_figures(Deal.objects.get(pk=first.pk), 3).totals == [6, -4, -2]
+    fresh = services.deal_start(session=start(club_setup, "velnias", ["admin", "scorer", "member"]),
+                                user=club_setup["users"]["scorer"])
+    assert selectors.screen_figures(fresh, 3) == selectors.ScreenFigures("0.0.running.open", False, [0, 0, 0])
+
+
+@pytest.mark.parametrize("who", ["admin", "scorer", "member", "outsider", "inactive", "superuser"])
+def test_the_page_read_answers_as_club_role_in_two_queries(club_setup: dict[str, Any], make_user: Any,
+                                                           who: str) -> None:
+    session = start(club_setup, "velnias", ["admin", "scorer", "member"])
+    deal = services.deal_start(session=session, user=club_setup["users"]["scorer"])
+    if who == "inactive":
+        user = club_setup["users"]["member"]
+        club_setup["members"]["member"].active = False
+        club_setup["members"]["member"].save()
+    elif who == "superuser":
+        user = make_user("root", is_superuser=True)
+    else:
+        user = club_setup["users"][who]
+    with CaptureQueriesContext(connection) as queries:
+        found = selectors.deal_for_page(user, deal.pk)
+        if found is not None:
+            names = selectors.seat_names_of(found[0].session)
+            club = found[0].session.club.slug
+    expected = club_role(user, club_setup["club"])
+    if expected is None:
+        assert found is None
+        return
+    assert found is not None and found[1] == expected and found[0].pk == deal.pk
+    assert (names, club) == (["Ona", "Jonas", "Rūta"], "vilnius")
+    assert len(queries.captured_queries) == 2
+    assert selectors.deal_for_page(user, deal.pk + 1000) is None
