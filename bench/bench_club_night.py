@@ -310,6 +310,7 @@ class Night:
         every = TRICK_EVERY if table.game == "rukas" else VELNIAS_EVERY
         deal: dict[str, Any] | None = None
         hands: list[list[str]] = []
+        first_deal = True
         trick = 0
         while True:
             moment += every if deal is not None else rng.uniform(0.5, 1.5)
@@ -325,7 +326,14 @@ class Night:
                 hands = [rng.sample(RANKS, 13) for _seat in range(4)]
                 trick = 0
                 if table.game == "velnias":
-                    continue  # the ending comes when the deal has been played, a minute later
+                    # The ending comes when the deal has been played, a minute later; the first
+                    # deal of a step was already under way when the step began (tables keep their
+                    # own pace), so its ending falls inside the step: no step is too short to see
+                    # the finishing entries, the costliest request of the night.
+                    if first_deal:
+                        moment -= every - rng.uniform(2.0, min(every, self.end - moment) - 1.0)
+                    first_deal = False
+                    continue
                 moment += every  # the first trick is played after the deal starts
                 await self.sleep_until(moment)
             if table.game == "rukas":
