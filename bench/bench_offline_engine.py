@@ -156,23 +156,7 @@ class Static(SimpleHTTPRequestHandler):
 
 
 #: In the recording screen, before its scripts: each tap's time to the frame showing its verdict.
-TAP_TIMER = """
-window.__verdicts = [];
-window.__tapAt = null;
-document.addEventListener("click", (e) => {
-  const b = e.target.closest("button");
-  if (b && (b.matches("button[form]") || b.closest("form[data-entry]"))) window.__tapAt = performance.now();
-}, true);
-new MutationObserver((changes) => {
-  for (const c of changes) {
-    if (c.attributeName === "data-seq" && window.__tapAt !== null) {
-      const tap = window.__tapAt;
-      window.__tapAt = null;
-      requestAnimationFrame((frame) => window.__verdicts.push(frame - tap));
-    }
-  }
-}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-seq"] });
-"""
+TAP_TIMER = (ROOT / "bench" / "tap_timer.js").read_text(encoding="utf-8")
 
 
 def screen_taps(chromium: str, port: int) -> str:

@@ -13,6 +13,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from referee import offline_engine, services
 from tests.conftest import PASSWORD, TABLET, chromium_path, need, sign_in  # noqa: F401  (re-exported)
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -72,3 +75,20 @@ def check_a11y(page: Any) -> None:
     assert report["violations"] == [], "axe-core found serious or critical violations:\n" + "\n".join(
         report["violations"])
     assert report["small"] == [], f"touch targets under 44 px: {report['small']}"
+
+
+# -- the tablet's referee and a deal to record offline (the offline tests share them) ------------
+
+@pytest.fixture
+def built_engine() -> dict[str, Any]:
+    need((offline_engine.PYODIDE / "pyodide.mjs").is_file(), "needs node_modules/pyodide: run `make setup` (npm ci)")
+    return offline_engine.build()
+
+
+#: A Rūkas deal of five players, Lithuanian notation, Asta dealing (the conflict and drafts tests).
+def rukas_deal(club_setup: dict[str, Any]) -> Any:
+    m, scorer = club_setup["members"], club_setup["users"]["scorer"]
+    session = services.session_start(club=club_setup["club"], game="rukas", user=scorer,
+                                     players=[m["admin"], m["scorer"], m["member"], m["Petras"], m["Asta"]],
+                                     options={"notation": "lt"})
+    return services.deal_start(session=session, user=scorer, dealer=4)

@@ -22,9 +22,10 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from referee import offline_engine, services
-from tests.conftest import TABLET, is_postgres, need, sign_in
+from tests.conftest import TABLET, is_postgres, sign_in
 from tests.live_server import Database, LiveServer, call, production_env
+
+from .conftest import rukas_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -46,20 +47,6 @@ QUEUE = """async () => {
   queue.close();
   return answer;
 }"""
-
-
-@pytest.fixture
-def built_engine() -> dict[str, Any]:
-    need((offline_engine.PYODIDE / "pyodide.mjs").is_file(), "needs node_modules/pyodide: run `make setup` (npm ci)")
-    return offline_engine.build()
-
-
-def rukas_deal(club_setup: dict[str, Any]) -> Any:
-    m, scorer = club_setup["members"], club_setup["users"]["scorer"]
-    session = services.session_start(club=club_setup["club"], game="rukas", user=scorer,
-                                     players=[m["admin"], m["scorer"], m["member"], m["Petras"], m["Asta"]],
-                                     options={"notation": "lt"})
-    return services.deal_start(session=session, user=scorer, dealer=4)
 
 
 def record_trick(page: Any, ranks: list[str]) -> None:

@@ -18,7 +18,6 @@ import pytest
 from referee import offline_engine, services
 from referee.models import Deal
 from referee.rules import GAMES
-from tests.conftest import need
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,12 +34,6 @@ ASK = """async ({requests, context}) => {
   engine.terminate();
   return { version, answers };
 }"""
-
-
-@pytest.fixture
-def built_engine() -> dict[str, Any]:
-    need((offline_engine.PYODIDE / "pyodide.mjs").is_file(), "needs node_modules/pyodide: run `make setup` (npm ci)")
-    return offline_engine.build()
 
 
 def test_the_worker_gives_the_servers_verdict_on_the_seed_trick(

@@ -8,50 +8,25 @@ from __future__ import annotations
 
 import re
 import statistics
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from referee import offline_engine, services
+from referee import services
 from referee.models import Deal, Entry
 from referee.rules import GAMES
 from referee.rules.cards import RANK_TEXT_LT
-from tests.conftest import need
 
 from .conftest import PHONE, TABLET, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-#: The verdict's time on screen, measured in the page: from the Record button's click (the
-#: tap) to the frame that paints the live part with the next entry count (the verdict is drawn
-#: in the same task).
-TIMER = """
-window.__verdicts = [];
-window.__tapAt = null;
-document.addEventListener("click", (e) => {
-  const b = e.target.closest("button");
-  if (b && (b.matches("button[form]") || b.closest("form[data-entry]"))) window.__tapAt = performance.now();
-}, true);
-new MutationObserver((changes) => {
-  for (const c of changes) {
-    if (c.attributeName === "data-seq" && window.__tapAt !== null) {
-      const tap = window.__tapAt;
-      window.__tapAt = null;
-      // The frame that shows it: requestAnimationFrame runs just before that frame is painted.
-      requestAnimationFrame((frame) => window.__verdicts.push(frame - tap));
-    }
-  }
-}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-seq"] });
-"""
+#: The verdict's time on screen, measured in the page (the same timer as the bench's).
+TIMER = (Path(__file__).resolve().parents[2] / "bench" / "tap_timer.js").read_text(encoding="utf-8")
 
 NAMES = ["Ona", "Jonas", "Rūta", "Petras", "Asta"]
 RUKAS_RANKS = [RANK_TEXT_LT[v] for v in range(2, 15)]
-
-
-@pytest.fixture
-def built_engine() -> dict[str, Any]:
-    need((offline_engine.PYODIDE / "pyodide.mjs").is_file(), "needs node_modules/pyodide: run `make setup` (npm ci)")
-    return offline_engine.build()
 
 
 def open_ready(open_page: Any, user: Any, url: str, size: dict[str, int] = TABLET, language: str = "en") -> Any:

@@ -21,7 +21,7 @@ import pytest
 
 from referee import services
 
-from .conftest import check_a11y, shoot
+from .conftest import check_a11y, rukas_deal, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -47,14 +47,6 @@ def velnias_deal(club_setup: dict[str, Any]) -> Any:
     session = services.session_start(club=club_setup["club"], game="velnias", user=scorer,
                                      players=[m["admin"], m["scorer"], m["member"], m["Petras"]])
     return services.deal_start(session=session, user=scorer)
-
-
-def rukas_deal(club_setup: dict[str, Any]) -> Any:
-    m, scorer = club_setup["members"], club_setup["users"]["scorer"]
-    session = services.session_start(club=club_setup["club"], game="rukas", user=scorer,
-                                     players=[m["admin"], m["scorer"], m["member"], m["Petras"], m["Asta"]],
-                                     options={"notation": "lt"})
-    return services.deal_start(session=session, user=scorer, dealer=4)
 
 
 def stored_draft(page: Any, form_id: str, field: str, expected: Any) -> Any:
