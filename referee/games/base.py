@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from referee.rules import GAMES, Game, MoneyRule
 
@@ -87,6 +88,12 @@ class GamePages:
     def unit_label(self) -> str:
         """What the session's totals count, in the reader's language."""
         return _(self.rules.unit.label)
+
+    def offline_text(self) -> dict[str, object]:
+        """The sentences the tablet's drawer for this game (static/js/table/games/<game>.js)
+        says when it draws an entry the server has not seen yet: the server screen's own msgids,
+        with their ``%(name)s`` left for the browser. A game without a drawer says nothing."""
+        return {}
 
     def money_rule_text(self) -> str:
         """How the session's money is counted, in one sentence for the settlement."""
@@ -206,6 +213,13 @@ def with_tied(highlight: dict[str, Any], tied: list[dict[str, Any]]) -> dict[str
     if len(tied) > 1:
         highlight["tied"] = tied
     return highlight
+
+
+def plural_forms(singular: str, plural: str) -> dict[str, str]:
+    """One sentence per CLDR plural category, with ``%(n)s`` left for the browser to fill in (it
+    picks the category with Intl.PluralRules): 1, 2 and 10 stand for one, few and other in
+    both of the club's languages."""
+    return {category: ngettext(singular, plural, n) for category, n in {"one": 1, "few": 2, "other": 10}.items()}
 
 
 def and_list(items: Sequence[str]) -> str:

@@ -12,7 +12,7 @@ from django.utils.translation import ngettext
 from referee.presenters import RANKS_EN, name_of, names_list, show_rank
 from referee.rules.cards import RANK_TEXT_EN
 
-from .base import FactQuery, GamePages, Row, RuleText, and_list, tied_names, with_tied
+from .base import FactQuery, GamePages, Row, RuleText, and_list, plural_forms, tied_names, with_tied
 
 #: A rank's text -> its value, to find the lowest card that took a trick.
 RANK_ORDER = {text: value for value, text in RANK_TEXT_EN.items()}
@@ -162,6 +162,37 @@ class RukasPages(GamePages):
                 % {"name": name_of(names, taker), "count": last["carried"]}
             )
         return sentences
+
+    def offline_text(self) -> dict[str, object]:
+        """The drawer's sentences (static/js/table/games/rukas.js): a trick's verdict and the next
+        trick's form, in the same words as :meth:`explain` and the screen."""
+        return {
+            # A trick's verdict and the next trick's form (the same words as the server's screen).
+            "trick_n": _("Trick %(n)s"),
+            "takes": _("%(name)s takes"),
+            "nobody_takes": _("nobody takes"),
+            "trick_of_13": _("Trick %(n)s of 13"),
+            "reveals_first": _("%(name)s reveals first"),
+            "reveals_first_short": _("reveals first"),
+            "status": {"cancelled": _("cancelled"), "beaten": _("beaten"), "live": _("in play"), "taker": _("takes")},
+            "pending": plural_forms("%(n)s point waits for the next taker.", "%(n)s points wait for the next taker."),
+            "seven_beat_ace": _("the 7 of %(by)s beat the ace of %(ace)s"),
+            "cancel": _("the cards %(rank)s of %(names)s cancel each other"),
+            "none_left": _("no card is left in play"),
+            "nobody_sentence": _("Nobody takes the trick: %(reasons)s."),
+            "void_again": _("No point; %(name)s reveals first again."),
+            "lost_points": _("The pending points are lost: no trick is left to take them."),
+            "waits": _("Its point waits for the next taker (%(count)s pending)."),
+            "ace_stands": _("the ace stands, since no 7 beat it"),
+            "seven_would": _("the 7 that beat the ace would take the trick"),
+            "highest": _("%(rank)s is the highest card in play"),
+            "one_lower": _("%(lower)s of %(name)s, one rank lower, takes from %(higher)s"),
+            "none_below": _("no %(below)s is in play to take from %(rank)s"),
+            "takes_sentence": _("%(name)s takes the trick with %(rank)s: %(reasons)s."),
+            "carried": plural_forms("%(name)s also collects %(count)s carried point.",
+                                "%(name)s also collects %(count)s carried points."),
+            "trick_entry": _("the trick %(cards)s"),
+        }
 
     def words(self) -> dict[str, str]:
         return {**super().words(), "trick": _("trick")}

@@ -82,6 +82,30 @@ class VelniasPages(GamePages):
     ) -> list[str]:
         return [headline(last["condition"], last.get("player"), names)]
 
+    def offline_text(self) -> dict[str, object]:
+        """The drawer's sentences (static/js/table/games/velnias.js): the ending's headline, as
+        :meth:`explain` says it, and who pays whom."""
+        return {
+            # A deal's end and who pays whom.
+            "headline": {
+                "empty_hand": _("%(name)s placed their last card and called stop."),
+                "last_card": _("%(name)s turned the last face-down card, could not place it and called stop."),
+                "blocked": _("Nobody could place a card: the fewest cards in hand win."),
+            },
+            "who_pays": _("Who pays whom"),
+            "why": {
+                "cards_left": _("cards left in %(name)s's hand"),
+                "last_card": _("penalty for losing to the last-card stop"),
+                "fewer_cards": _("%(name)s holds fewer cards than the caller"),
+                "more_cards": _("%(name)s holds more cards than the winner"),
+            },
+            "conditions": {
+                "empty_hand": _("emptied hand"), "last_card": _("last face-down card"), "blocked": _("blocked"),
+            },
+            "end_entry": _("the end of the deal: %(condition)s"),
+            "end_entry_who": _("the end of the deal: %(condition)s, %(name)s"),
+        }
+
     def words(self) -> dict[str, str]:
         return {
             **super().words(), "end": _("end-of-deal"), "condition": _("how the deal ended"),

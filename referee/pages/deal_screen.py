@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from referee import presenters, selectors
-from referee.games import PAGES
+from referee.games import PAGES, GamePages
 from referee.models import Deal, DealStatus, SessionStatus
 from referee.rules import GAMES
 from referee.rules.cards import SUITS
@@ -91,13 +91,13 @@ def deal_context(
         "later_deal": later_deal,
         "stake": session.stake,
         "snapshot": deal.state,  # the deal's raw snapshot: the tablet's engine goes on from it offline
-        "js_text": _js_text(names, pages.words()),
+        "js_text": _js_text(names, pages),
     }
     context.update(pages.screen(view, names, notation, state=deal.state, finished=finished, redraw=redraw))
     return context
 
 
-def _js_text(names: list[str], words: dict[str, str]) -> dict[str, Any]:
+def _js_text(names: list[str], pages: GamePages) -> dict[str, Any]:
     """The few sentences the screen's modules (static/js/table/) say, in the reader's language."""
     return {
         "saving": _("Saving…"),
@@ -118,10 +118,10 @@ def _js_text(names: list[str], words: dict[str, str]) -> dict[str, Any]:
         "no_card": _("no card to add"),
         "names": names,
         # The words refusals use for fields: a refusal goes beside the control that claims one.
-        "words": words,
+        "words": pages.words(),
         # What the offline modules say (status, conflict, drafts: static/js/table/).
         "offline_text": offline_text(),
-        "offline_table": table_offline_text(),
+        "offline_table": table_offline_text(pages),
     }
 
 

@@ -8,17 +8,12 @@ numbers (1 įrašas, 2 įrašai, 10 įrašų); English two."""
 
 from __future__ import annotations
 
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-#: One whole number of each CLDR plural category a page language uses ("many" is Lithuanian's
-#: form for fractions, never a count of entries: it reads as "other").
-_SAMPLES = {"one": 1, "few": 2, "other": 10}
-
-
-def _counted(singular: str, plural: str) -> dict[str, str]:
-    """``{category: sentence}`` with ``%(n)s`` left for the browser to fill in."""
-    return {category: ngettext(singular, plural, n) for category, n in _SAMPLES.items()}
+# One whole number of each CLDR plural category a page language uses ("many" is Lithuanian's
+# form for fractions, never a count of entries: it reads as "other").
+from referee.games.base import plural_forms as _counted
 
 
 def offline_text() -> dict[str, object]:

@@ -24,7 +24,7 @@ import { restoreForm } from "./form.js";
 import { recorded, useDraftStore, wireDrafts } from "./draft-forms.js";
 import { renderStatus } from "./status.js";
 import { conflictText, renderSetAside, showConflict } from "./conflict.js";
-import { baseTotals, drawFreshDeal, drawHeading, drawState, drawerFor } from "./offline-view.js";
+import { baseTotals, drawFreshDeal, drawHeading, drawState, loadDrawer } from "./offline-view.js";
 
 const O = {
   engine: null,
@@ -339,7 +339,6 @@ async function redraw() {
     reload (`kept`: record.js's localStorage copy), which the sync then sends. */
 export async function startOffline({ kept } = {}) {
   if (!S.canRecord) return false;
-  O.drawer = drawerFor(S.screen.dataset.game);
   try {
     O.queue = await openQueue();
   } catch (error) {
@@ -351,6 +350,7 @@ export async function startOffline({ kept } = {}) {
   onSwap(() => { wireDrafts(Number(S.dealId)); });
   if (!isClientDealId(shownDeal())) await wireDrafts(Number(S.dealId));
   if (!engineSupported()) { note(S.T.offline_table.unavailable); return false; }
+  O.drawer = await loadDrawer(S.screen.dataset.game);
   if (!O.drawer) { note(S.T.offline_table.unavailable_game); return false; }
   const holdsKept = !!kept && (await O.queue.list()).some((r) => r.key === kept.key);
   const language = String((S.T.offline_text && S.T.offline_text.language) || document.documentElement.lang || "en").slice(0, 2);
