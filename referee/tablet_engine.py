@@ -40,9 +40,11 @@ def handle(request_text: str) -> str:
 def answer(request: Mapping[str, Any]) -> dict[str, Any]:
     """``op`` is one of new_deal, apply, outcome, view, from_dict (alias to_dict), replay.
 
-``replay`` starts a deal (``players``, ``dealer``, ``options``) and applies ``entries`` in
-order, as the server does after an undo or a correction; a refusal there also says ``at``,
-the index of the refused entry.
+``new_deal`` may name ``previous``, the finished deal's snapshot: what it hands on (the rules'
+``carry_over``) is merged over ``options``, as the server's deal start does. ``replay`` starts
+a deal (``players``, ``dealer``, ``options``) and applies ``entries`` in order, as the server
+does after an undo or a correction; a refusal there also says ``at``, the index of the refused
+entry.
 
     A refusal answers ``{"refusal": {"error": ..., "code": "illegal_entry"}}``, the body the
     API would send; a request the worker cannot read answers ``{"failure": ...}`` so that the
@@ -64,9 +66,12 @@ the index of the refused entry.
                 state = game.apply(state, entry)
             return _applied(game, state, context.get("names"))
         if op == "new_deal":
-            state = game.new_deal(
-                players=int(request["players"]), dealer=int(request["dealer"]), options=request.get("options") or {}
-            )
+            options = dict(request.get("options") or {})
+            if request.get("previous"):
+                # What the finished deal hands on (chips left on the table, say), merged over
+                # the options as the server's deal start does (deal_starts._start).
+                options.update(game.carry_over(game.from_dict(request["previous"])))
+            state = game.new_deal(players=int(request["players"]), dealer=int(request["dealer"]), options=options)
             return {"snapshot": game.to_dict(state), "view": game.view(state)}
         state = game.from_dict(request["snapshot"])
         if op == "apply":

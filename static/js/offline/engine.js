@@ -214,7 +214,9 @@ export function createEngine({
         resolves to it (null when unknown). */
     checkServer: () => checkServer(),
     apply: (snapshot, entry) => ask({ op: "apply", game: snapshot.game, snapshot, entry }),
-    newDeal: ({ game, players, dealer, options = {} }) => ask({ op: "new_deal", game, players, dealer, options }),
+    /** `previous`: the finished deal's snapshot, whose carry-over (rules' carry_over) the new deal takes. */
+    newDeal: ({ game, players, dealer, options = {}, previous = null }) =>
+      ask({ op: "new_deal", game, players, dealer, options, ...(previous ? { previous } : {}) }),
     replay: ({ game, players, dealer, options = {}, entries }) =>
       ask({ op: "replay", game, players, dealer, options, entries }),
     view: (snapshot) => ask({ op: "view", game: snapshot.game, snapshot }),

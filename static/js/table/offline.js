@@ -112,7 +112,7 @@ function advanced(state, answer, payload) {
   const view = { ...answer.view, outcome: answer.outcome ?? answer.view.outcome ?? null };
   return {
     ...state, snapshot: answer.snapshot, view, seq: state.seq + 1, nextDealer: nextDealer(view),
-    entries: [{ seq: state.seq + 1, text: O.drawer.describe(payload) }, ...state.entries].slice(0, 6),
+    entries: [{ seq: state.seq + 1, text: O.drawer.describe(payload, view.last) }, ...state.entries].slice(0, 6),
   };
 }
 
@@ -188,6 +188,7 @@ function nextDeal(form) {
       const dealer = chosen ? parseInt(chosen.value, 10) : state.nextDealer;
       const answer = await O.engine.newDeal({
         game: state.snapshot.game, players: state.view.players, dealer, options: state.snapshot.options || {},
+        previous: state.snapshot,
       });
       if (!answer.snapshot) throw new Error(answer.failure || "The engine could not start the deal.");
       const client = newClientDealId();
