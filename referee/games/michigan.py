@@ -9,9 +9,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from referee.presenters import cards_word, chips_word, name_of, show_card
+from referee.presenters import SUIT_SYMBOLS, cards_word, chips_word, name_of, show_card, suit_name
 
-from .base import FactQuery, GamePages, Row, RuleText, and_list, tied_names, top_count, with_tied
+from .base import FactQuery, GamePages, Row, RuleText, and_list, plural_forms, tied_names, top_count, with_tied
 
 #: How many of a deal's latest chip movements the recording screen lists.
 MOVEMENTS_SHOWN = 40
@@ -164,6 +164,66 @@ class MichiganPages(GamePages):
                 % {"name": who, "chips": penalty}
             )
         return sentences
+
+    def offline_text(self) -> dict[str, object]:
+        """The drawer's sentences (static/js/table/games/michigan.js): what :meth:`explain` and
+        :meth:`describe_entry` say, and the words of the game's partial (michigan.html), with
+        their ``%(name)s`` left for the browser."""
+        return {
+            # explain(): the verdict of an entry.
+            "chips": plural_forms("%(count)s chip", "%(count)s chips"),
+            "cards": plural_forms("%(count)s card", "%(count)s cards"),
+            "swapped": _("%(name)s swapped their hand for the extra hand and now holds %(cards)s."),
+            "misplayed": _(
+                "%(name)s misplayed: they pay %(chips)s to each other player and take no more prizes this deal."),
+            "flagged": _("%(name)s plays %(card)s, so their earlier start with %(flagged)s was not their lowest card: "
+                         "they pay %(chips)s to each other player."),
+            "plays": _("%(name)s plays %(card)s."),
+            "play": {
+                "start": _("It starts the first sequence."),
+                "stop": _("Stop: %(name)s starts a new sequence."),
+                "continue": _("It continues the sequence."),
+                "misplay": _(
+                    "It does not continue the sequence: a misplay. %(name)s pays %(chips)s to each other player."),
+            },
+            "prize_taken": _("%(name)s takes %(chips)s from the prize card %(card)s."),
+            "prize_stays": _(
+                "%(name)s has misplayed this deal, so %(card)s counts as played and its %(chips)s stay on it."),
+            "went_out": _(
+                "%(name)s went out: the others pay 1 chip per card left, %(chips)s in all. The deal is over."),
+            # describe_entry(): an entry's line in the list.
+            "entry": {
+                "exchange": _("%(name)s swapping with the extra hand"),
+                "prize": _("%(name)s taking the prize card %(card)s"),
+                "misplay": _("%(name)s's misplay"),
+                "out": _("%(name)s going out"),
+                "play": _("%(name)s playing %(card)s"),
+            },
+            # The partial's words (templates/referee/games/michigan.html).
+            "on_board": plural_forms("%(n)s chip on the board", "%(n)s chips on the board"),
+            "prize_label": _("%(card)s: %(chips)s chips"),
+            "took": _("%(name)s took %(n)s"),
+            "played_by": _("played by %(name)s: chips stay"),
+            "carried_in": _("%(n)s carried in"),
+            "chips_word": _("chips"),
+            "sequence": _("Sequence"),
+            "next": _("next"),
+            "starts_new": _("%(name)s starts a new sequence"),
+            "swap": {
+                "title": _("Swap with the extra hand"),
+                "help": _("At most one player, before play begins; the extra hand has %(n)s cards."),
+                "who": _("Who swapped?"),
+                "record": _("Record the swap"),
+            },
+            "no_prizes": _("misplayed: no prizes"),
+            "cards_left": plural_forms("%(n)s card left", "%(n)s cards left"),
+            "cards_dealt": plural_forms("%(n)s card dealt", "%(n)s cards dealt"),
+            "latest": _("The latest %(n)s of %(total)s; the session's ledger lists them all."),
+            "reasons": {"ante": _("ante"), "prize": _("prize"), "misplay": _("misplay"), "payout": _("payout")},
+            "suits": {suit: suit_name(suit) for suit in SUIT_SYMBOLS},
+            # How many of the latest chip movements the screen lists (as screen() does).
+            "movements_shown": MOVEMENTS_SHOWN,
+        }
 
     def words(self) -> dict[str, str]:
         return {
