@@ -3,7 +3,8 @@
 :class:`Database` makes a fresh database the test owns (a SQLite file, or with PostgreSQL a
 new database on the same server, dropped afterwards); :class:`LiveServer` migrates it,
 seeds it, and starts, kills (SIGKILL, no goodbye) and restarts gunicorn with production
-settings. :func:`call` is a tiny JSON client over ``http.client``.
+settings; :func:`running_server` is the three together, for a test's fixture. :func:`call` is
+a tiny JSON client over ``http.client``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -161,6 +164,23 @@ class LiveServer:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=30)
         self.process = None
+
+
+@contextmanager
+def running_server(tmp_path: Path, postgres: dict[str, Any] | None, *, workers: int = 2,
+                   threads: int = 1) -> Iterator[tuple[LiveServer, dict[str, Any]]]:
+    """A database of its own, migrated and seeded, and gunicorn serving it; yields the server
+    and the seed (the scorer's token and the members' ids). Stopped and dropped afterwards,
+    whatever the test did to it (a test may have killed it)."""
+    database = Database(tmp_path, postgres)
+    live = LiveServer(production_env(database.url), workers=workers, threads=threads, log=tmp_path / "gunicorn.log")
+    try:
+        seeded = live.migrate_and_seed()
+        live.start()
+        yield live, seeded
+    finally:
+        live.stop()
+        database.drop()
 
 
 def call(port: int, method: str, path: str, body: Any = None, token: str | None = None,

@@ -24,7 +24,7 @@ import pytest
 from django.conf import settings
 
 from tests.conftest import is_postgres
-from tests.live_server import Database, LiveServer, call, production_env
+from tests.live_server import LiveServer, call, running_server
 from tests.rules.playout_rukas import random_deal
 
 pytestmark = pytest.mark.slow
@@ -32,15 +32,8 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[LiveServer, dict[str, Any]]]:
-    database = Database(tmp_path, settings.DATABASES["default"] if is_postgres() else None)
-    live = LiveServer(production_env(database.url), workers=2, log=tmp_path / "gunicorn.log")
-    try:
-        seeded = live.migrate_and_seed()
-        live.start()
-        yield live, seeded
-    finally:
-        live.stop()
-        database.drop()
+    with running_server(tmp_path, settings.DATABASES["default"] if is_postgres() else None, workers=2) as served:
+        yield served
 
 
 class Tablet:

@@ -23,7 +23,7 @@ import pytest
 from django.conf import settings
 
 from tests.conftest import TABLET, is_postgres, sign_in
-from tests.live_server import Database, LiveServer, call, production_env
+from tests.live_server import LiveServer, call, running_server
 
 from .conftest import rukas_deal
 
@@ -198,15 +198,11 @@ def test_discard_mine_asks_first_and_keeps_them_set_aside(open_page: Any, club_s
 
 @pytest.fixture
 def gunicorn(tmp_path: Path, built_engine: dict[str, Any]) -> Iterator[tuple[LiveServer, dict[str, Any]]]:
-    database = Database(tmp_path, settings.DATABASES["default"] if is_postgres() else None)
-    live = LiveServer(production_env(database.url), workers=1, threads=4, log=tmp_path / "gunicorn.log")
-    try:
-        seeded = live.migrate_and_seed()
-        live.start()
-        yield live, seeded
-    finally:
-        live.stop()
-        database.drop()
+    # One process on four threads: a browser asks several things at once (the page, its static
+    # files, the poll, the sync).
+    with running_server(tmp_path, settings.DATABASES["default"] if is_postgres() else None,
+                        workers=1, threads=4) as served:
+        yield served
 
 
 def test_the_server_restarts_while_the_tablet_is_offline(
