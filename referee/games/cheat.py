@@ -9,9 +9,10 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from referee.presenters import cards_word, name_of, show_card, show_rank
+from referee.presenters import cards_word, name_of, show_card, show_rank, suit_name
+from referee.rules.cards import SUITS
 
-from .base import FactQuery, GamePages, Row, RuleText, and_list, tied_names, with_tied
+from .base import FactQuery, GamePages, Row, RuleText, and_list, plural_forms, tied_names, with_tied
 
 
 def _challenges(entries: Iterable[Row]) -> dict[str, Any]:
@@ -117,6 +118,51 @@ class CheatPages(GamePages):
                 % {"name": name_of(names, last["loser"])}
             )
         return sentences
+
+    def offline_text(self) -> dict[str, object]:
+        """The drawer's sentences (static/js/table/games/cheat.js): a verdict as :meth:`explain`
+        says it, an entry's line as :meth:`describe_entry` writes it, and the turn, the counts and
+        the forms as templates/referee/games/cheat.html shows them (the same msgids)."""
+        return {
+            # The verdict (explain).
+            "stood_out": _("Nobody challenged %(name)s's last card: %(name)s is out."),
+            "placed": _("%(name)s placed a card and announced %(rank)s."),
+            "last_card": _("That was %(name)s's last card: it stands unless someone challenges it."),
+            "truthful": _("%(challenger)s challenged %(name)s, who told the truth (announced %(rank)s, revealed "
+                          "%(card)s): %(taker)s takes %(cards)s."),
+            "lied": _("%(name)s lied (announced %(rank)s, revealed %(card)s) and takes %(cards)s."),
+            "went_out": _("That was %(name)s's last card: %(name)s is out."),
+            "starts_again": _("%(name)s starts again, announcing %(rank)s."),
+            "loser": _("%(name)s is left holding cards: the apgavikas, who loses the deal."),
+            "cards_word": plural_forms("%(count)s card", "%(count)s cards"),
+            # An entry's line (describe_entry).
+            "place_entry": _("%(name)s's card (announced %(rank)s)"),
+            "place_entry_bare": _("%(name)s's card"),
+            "challenge_entry": _("%(name)s's challenge (revealed %(card)s)"),
+            "stands_entry": _("letting the last card stand"),
+            # The screen (cheat.html, _rank_pad.html, _suit_pad.html).
+            "whose_turn": _("Whose turn"),
+            "announces": _("announces"),
+            "answers": _("challenges %(name)s's last card or lets it stand"),
+            "placed_button": _("%(name)s placed a card (%(rank)s)"),
+            "pending_notice": _("%(name)s's last card is on the pile: it stands when the next card is placed, "
+                                "unless someone challenges it."),
+            "cards_in_hand": _("Cards in hand"),
+            "pile": _("Pile"),
+            "cards": _("cards"),
+            "apgavikas": _("apgavikas"),
+            "out_n": _("out, %(n)s."),
+            "pending_sub": _("last card on the pile"),
+            "stands_button": _("Nobody challenges: %(name)s is out"),
+            "challenge_summary": _("Challenge %(name)s's card (announced %(rank)s)"),
+            "who_challenged": _("Who challenged?"),
+            "which_card": _("Which card was revealed? (the rank is enough; add the suit if you see it)"),
+            "record_challenge": _("Record the challenge"),
+            "joker": _("joker"),
+            "ranks": _("Ranks"),
+            "suits": _("Suits"),
+            "suit_names": {suit: suit_name(suit) for suit in SUITS},
+        }
 
     def words(self) -> dict[str, str]:
         return {
