@@ -7,7 +7,8 @@
    tablet, as referee/games/<game>.py is on the server), loaded by the screen's data-game. A
    drawer is an object with
      sentences(view, last)  the verdict of the last entry, as the server's explain() says it;
-     describe(payload)      an entry's line in the list of entries;
+     describe(payload, result)  an entry's line in the list of entries (result: the engine's
+                            conclusion, view.last, as the server stores it with the entry);
      draw(live, view)       the redraw of the game's own part of the screen;
      running(view)          this deal's running points per seat before it ends (or null);
      sample(view)           one legal entry, to warm the engine up with.

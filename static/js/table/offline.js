@@ -123,9 +123,19 @@ function show(state, sentences) {
   drawState(state, O.drawer, sentences);
 }
 
+// Entries go in one at a time, in the order tapped: the screen shows a verdict before the
+// device's storage has answered, and a tap in that moment (one tap per entry in some games)
+// waits its turn instead of being dropped without a word.
+let inLine = Promise.resolve();
+function record(form, payload, key = newKey()) {
+  const turn = inLine.then(() => recordNow(form, payload, key));
+  inLine = turn.catch(() => false);
+  return turn;
+}
+
 /** One entry on the device: refereed by the engine, queued with its verdict, drawn at once.
     Answers "queued", "refused" (shown beside its field; nothing kept) or false (not done). */
-async function record(form, payload, key = newKey()) {
+async function recordNow(form, payload, key) {
   if (O.busy) return false;
   O.busy = true;
   try {
