@@ -21,6 +21,8 @@ def table_offline_text(pages: GamePages) -> dict[str, object]:
         "moving": _("The server has this deal now: opening its page…"),
         "waiting_tag": _("waiting to be sent"),
         "dealer": _("dealer"),
+        # The entry list's heading, for a deal that had none when the page was rendered (deal_live.html).
+        "recorded": _("Recorded in this deal"),
         # The deal's heading and dealer line (deal.html, _finished.html).
         "deal_n": _("deal %(n)s"),
         "deal_over": _("Deal %(n)s is over"),

@@ -62,7 +62,12 @@ function drawTotals(live, state, drawer) {
     // The dealer's tag moves with a deal started here.
     const name = li.querySelector(".name");
     const tag = name.querySelector(".tag");
-    if (seat !== state.view.dealer && tag) { tag.previousSibling?.remove(); tag.remove(); }
+    if (seat !== state.view.dealer && tag) {
+      // The server writes the name and the space before the tag as one text node: only the space goes.
+      const before = tag.previousSibling;
+      if (before && before.nodeType === Node.TEXT_NODE) before.textContent = before.textContent.replace(/\s+$/, "");
+      tag.remove();
+    }
     if (seat === state.view.dealer && !tag) name.append(" ", h("span", { className: "tag" }, t().dealer || ""));
   });
   return totals;
@@ -72,7 +77,8 @@ function drawEntries(live, state) {
   let box = live.querySelector('details[data-keep-open="entries"]');
   if (!state.entries.length) { if (box) box.remove(); return; }
   if (!box) {
-    box = h("details", { className: "panel", "data-keep-open": "entries" }, h("summary"), h("ol", { className: "list-plain" }));
+    box = h("details", { className: "panel", "data-keep-open": "entries" }, h("summary", {}, t().recorded || ""),
+      h("ol", { className: "list-plain" }));
     live.append(box);
   }
   const summary = box.querySelector("summary");
