@@ -293,6 +293,8 @@ def time_queries(args: argparse.Namespace, club: Any, token: Any) -> None:
     today = timezone.localdate()
     year_start = date(today.year, 1, 1)
     custom = (today - timedelta(days=400), today - timedelta(days=20))
+    this_month = today.replace(day=1)
+    last_month = (this_month - timedelta(days=1)).replace(day=1)
 
     def start_of(day: date) -> object:
         return timezone.make_aware(timezone.datetime.combine(day, timezone.datetime.min.time()))
@@ -311,6 +313,16 @@ def time_queries(args: argparse.Namespace, club: Any, token: Any) -> None:
         ("velnias, this month", "game=velnias&period=month",
          base + " AND game = %s AND finished_at >= %s GROUP BY member_id",
          [club.pk, "velnias", start_of(today.replace(day=1))]),
+        ("all games, today", f"period=custom&start={today.isoformat()}&end={today.isoformat()}",
+         base + " AND finished_at >= %s GROUP BY member_id", [club.pk, start_of(today)]),
+        (f"all games, {last_month:%Y-%m} (a past month)",
+         f"period=custom&start={last_month.isoformat()}&end={this_month - timedelta(days=1)}",
+         base + " AND finished_at >= %s AND finished_at < %s GROUP BY member_id",
+         [club.pk, start_of(last_month), start_of(this_month)]),
+        ("velnias, a past month", f"game=velnias&period=custom&start={last_month.isoformat()}"
+         f"&end={this_month - timedelta(days=1)}",
+         base + " AND game = %s AND finished_at >= %s AND finished_at < %s GROUP BY member_id",
+         [club.pk, "velnias", start_of(last_month), start_of(this_month)]),
         (f"all games, {custom[0]}..{custom[1]}",
          f"period=custom&start={custom[0].isoformat()}&end={custom[1].isoformat()}",
          base + " AND finished_at >= %s AND finished_at < %s GROUP BY member_id",
@@ -320,11 +332,14 @@ def time_queries(args: argparse.Namespace, club: Any, token: Any) -> None:
 
     print()
     print("endpoint = GET /api/clubs/bench/leaderboard/ in process; between deals = the totals cached for the "
-          "club's version;")
-    print("after a deal = the first read after a deal finished (a new version: the totals are summed from the "
-          f"aggregates); cache: {settings_cache()}")
-    print(f"{'query':40} {'between deals':>13} {'p99':>8} {'after a deal':>13} {'p99':>8} {'raw SQL':>10} "
-          f"{'p99':>8} {'rows':>5}")
+          "club's versions;")
+    print("after a deal = the first read after a deal finished today committed (board_version.changed: the period's "
+          f"days in this month are summed again); cache: {settings_cache()}")
+    cpu_of = backend_cpu(connection)
+    print("cpu = the request's server CPU time: this thread's and its PostgreSQL backend's"
+          + ("" if cpu_of is not None else " (backend not readable here: this thread's only)"))
+    print(f"{'query':40} {'between deals':>13} {'p99':>8} {'cpu':>7} {'after a deal':>13} {'p99':>8} {'cpu':>7} "
+          f"{'raw SQL':>10} {'p99':>8} {'rows':>5}")
     for label, params, sql, sql_params in queries:
         url = f"/api/clubs/bench/leaderboard/?min_deals=10&{params}"
         response = client.get(url)
@@ -348,18 +363,26 @@ def time_queries(args: argparse.Namespace, club: Any, token: Any) -> None:
         # Side by side: the raw aggregates interleaved with the requests, so both see the same
         # machine (other work on it slows both alike).
         endpoint, changed, raw_times = [], [], []
+        endpoint_cpu, changed_cpu = [], []
         every = max(1, args.runs // max(1, args.raw_runs))
+        for _ in range(3):
+            client.get(url)
         for i in range(args.runs):
-            endpoint += timed(lambda url=url: client.get(url), 1, warmup=0 if i else 3)
-            board_version._renew(club.pk)  # what a finished deal's commit does
-            changed += timed(lambda url=url: client.get(url), 1, warmup=0)
+            wall, cpu = timed_cpu(lambda url=url: client.get(url), cpu_of)
+            endpoint.append(wall)
+            endpoint_cpu.append(cpu)
+            board_version.changed(club.pk, timezone.now())  # what a deal finished today does once it commits
+            wall, cpu = timed_cpu(lambda url=url: client.get(url), cpu_of)
+            changed.append(wall)
+            changed_cpu.append(cpu)
             if i % every == 0 and len(raw_times) < args.raw_runs:
                 raw_times += timed(raw, 1, warmup=0 if raw_times else 1)
         e_med, e_p99 = statistics.median(endpoint), percentile(endpoint, 0.99)
         c_med, c_p99 = statistics.median(changed), percentile(changed, 0.99)
         r_med, r_p99 = statistics.median(raw_times), percentile(raw_times, 0.99)
-        print(f"{label:40} {e_med:10.1f} ms {e_p99:5.1f} ms {c_med:10.1f} ms {c_p99:5.1f} ms {r_med:7.1f} ms "
-              f"{r_p99:5.1f} ms {len(rows):5}")
+        e_cpu, c_cpu = statistics.median(endpoint_cpu), statistics.median(changed_cpu)
+        print(f"{label:40} {e_med:10.1f} ms {e_p99:5.1f} ms {e_cpu:4.1f} ms {c_med:10.1f} ms {c_p99:5.1f} ms "
+              f"{c_cpu:4.1f} ms {r_med:7.1f} ms {r_p99:5.1f} ms {len(rows):5}")
         if max(e_med, c_med) >= TARGET_MS:
             FAILURES.append(label)
     failures = len(FAILURES)
@@ -368,6 +391,28 @@ def time_queries(args: argparse.Namespace, club: Any, token: Any) -> None:
           "one (the raw SQL over the results beside it, for scale):",
           "met" if not failures else f"MISSED for {failures} quer{'y' if failures == 1 else 'ies'}",
           f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs, shared)")
+
+
+def backend_cpu(connection: Any) -> Callable[[], float] | None:
+    """The CPU time (ms) of this connection's PostgreSQL backend so far, read from /proc (None:
+    the server is not on this machine, or not readable)."""
+    with connection.cursor() as cur:
+        cur.execute("SELECT pg_backend_pid()")
+        path = Path(f"/proc/{cur.fetchone()[0]}/schedstat")
+    try:
+        path.read_text()
+    except OSError:
+        return None
+    return lambda: int(path.read_text().split()[0]) / 1e6
+
+
+def timed_cpu(call: Callable[[], object], backend: Callable[[], float] | None) -> tuple[float, float]:
+    """Wall time and server CPU time (this thread's and the backend's) of one call, in ms."""
+    before = backend() if backend is not None else 0.0
+    start, start_cpu = time.perf_counter(), time.thread_time()
+    call()
+    wall, cpu = (time.perf_counter() - start) * 1000, (time.thread_time() - start_cpu) * 1000
+    return wall, cpu + (backend() - before if backend is not None else 0.0)
 
 
 def settings_cache() -> str:

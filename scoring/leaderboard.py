@@ -121,21 +121,71 @@ CENT = Decimal("0.01")
 
 
 def board_totals(club: Club, game: str | None, period: Period) -> dict[int, BoardTotals]:
-    """member -> totals over the period (one game, or every game together), in one statement
-    over the aggregates only: all time from the all-time rows; otherwise whole months from the
-    month rows and the days of a partial month at either edge from the day rows (results and
-    what closes settled alike). Cached per club version (``board_version``) when it may be."""
+    """member -> totals over the period (one game, or every game together), over the aggregates
+    only: all time from the all-time rows; otherwise whole months from the month rows and the
+    days of a partial month at either edge from the day rows (results and what closes settled
+    alike). Cached when it may be (``board_version``): as they stand under the club's current
+    version, and the part before this month under its past version, so that after a deal only
+    the period's days in this month are summed again (none for a past month)."""
     # The shape of what is kept is in the key's name (a deploy that changes it reads no old entry).
-    key = f"board-cents:{club.pk}:{club.created_at.timestamp()}:{game or ''}:{_iso(period.start)}:{_iso(period.end)}"
-    version, cached = board_version.cached(club.pk, key)
-    if cached is not None:
-        # Kept as cents: a Decimal pickles slowly (a few milliseconds for a club's 120 members).
-        return {member: (d, w, p, Decimal(cents).scaleb(-2)) for member, d, w, p, cents in cached}
-    totals = _sum_aggregates(club.pk, game, period)
-    if version is not None:
-        cents = [(member, d, w, p, int(m.scaleb(2))) for member, (d, w, p, m) in totals.items()]
-        board_version.put(key, version, cents)
-    return totals
+    key = f"board-split:{club.pk}:{club.created_at.timestamp()}:{game or ''}:{_iso(period.start)}:{_iso(period.end)}"
+    versions, entry = board_version.cached(club.pk, key)
+    # (current version, past version, where the past ends, its totals, the whole period's), money in cents:
+    # a Decimal pickles slowly (a few milliseconds for a club's 120 members).
+    stored = entry if versions is not None and isinstance(entry, tuple) and len(entry) == 5 else None
+    if stored is not None and versions is not None and stored[0] == versions.current:
+        return _from_cents(stored[4])
+    boundary = board_version.recent_start()
+    past, recent = _split(period, boundary)
+    if stored is not None and versions is not None and stored[1:3] == (versions.past, boundary):
+        past_cents = stored[3]
+    else:
+        past_cents = _cents(_sum_aggregates(club.pk, game, past)) if past is not None else []
+    recent_cents = _cents(_sum_aggregates(club.pk, game, recent)) if recent is not None else []
+    cents = _add_cents(past_cents, recent_cents) if past_cents else recent_cents
+    if versions is not None:
+        board_version.put(key, (versions.current, versions.past, boundary, past_cents, cents))
+    return _from_cents(cents)
+
+
+#: A member's totals with the money in cents: what the cache keeps.
+Cents = list[tuple[int, int, int, int, int]]
+
+
+def _cents(totals: dict[int, BoardTotals]) -> Cents:
+    return [(member, d, w, p, int(m.scaleb(2))) for member, (d, w, p, m) in totals.items()]
+
+
+def _from_cents(cents: Cents) -> dict[int, BoardTotals]:
+    return {member: (d, w, p, Decimal(money).scaleb(-2)) for member, d, w, p, money in cents}
+
+
+def _add_cents(past: Cents, recent: Cents) -> Cents:
+    """The sum of both parts per member, the past's members first (in its order), then new ones."""
+    totals = {member: [d, w, p, m] for member, d, w, p, m in past}
+    for member, d, w, p, m in recent:
+        row = totals.get(member)
+        if row is None:
+            totals[member] = [d, w, p, m]
+        else:
+            row[0] += d
+            row[1] += w
+            row[2] += p
+            row[3] += m
+    return [(member, d, w, p, m) for member, (d, w, p, m) in totals.items()]
+
+
+def _split(period: Period, boundary: date) -> tuple[Period | None, Period | None]:
+    """The period's days before ``boundary`` and from it on (None: no such days). All time is
+    one part, the recent one (the all-time rows are a few per member: summed again after each change)."""
+    if period.start is None or period.end is None:
+        return None, period
+    if period.end < boundary:
+        return period, None
+    if period.start >= boundary:
+        return None, period
+    return (Period(period.name, period.start, boundary - timedelta(days=1)),
+            Period(period.name, boundary, period.end))
 
 
 def _sum_aggregates(club_id: int, game: str | None, period: Period) -> dict[int, BoardTotals]:

@@ -68,7 +68,7 @@ def _bump(
     rows = sorted((member, sign * d, sign * w, sign * p, sign * m) for member, d, w, p, m in rows)
     if not rows:
         return
-    board_version.changed(club_id)  # the leaderboard's cached totals retire once this commits
+    board_version.changed(club_id, moment)  # the leaderboard's cached totals of that day retire once this commits
     local = timezone.localtime(moment)
     buckets = {"month": date(local.year, local.month, 1), "day": date(local.year, local.month, local.day)}
     statements: list[tuple[str, list[Any]]] = []
