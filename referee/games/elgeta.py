@@ -19,7 +19,7 @@ from referee.rules import CardError, format_card, parse_card
 from referee.rules.cards import parse_notation
 from referee.rules.elgeta import ElgetaView
 
-from .base import FactQuery, GamePages, Row, RuleText, and_list, tied_names, with_tied
+from .base import FactQuery, GamePages, Row, RuleText, and_list, plural_forms, tied_names, with_tied
 
 
 def _tie_breaks(entries: Iterable[Row]) -> dict[str, Any]:
@@ -161,6 +161,58 @@ class ElgetaPages(GamePages):
                     _("The deal repeats for ever: a draw between %(names)s.") % {"names": names_list(names, firsts)}
                 )
         return sentences
+
+    def offline_text(self) -> dict[str, object]:
+        """The drawer's sentences (static/js/table/games/elgeta.js): a trick's or a finish's
+        verdict as :meth:`explain` says it, an entry's line as :meth:`describe_entry`, the
+        forecast as :func:`_forecast`, and the trick form, the piles and the preview as
+        elgeta.html and preview.html show them (the same msgids, so the same Lithuanian)."""
+        return {
+            # explain(): the trick, who went out, how the deal ended.
+            "finished_from_forecast": _("Finished from the forecast."),
+            "no_taker": _("Nobody could add a card to the tie-break: the trick has no taker."),
+            "takes_after": plural_forms("%(name)s takes %(cards)s after %(count)s tie-break round.",
+                                        "%(name)s takes %(cards)s after %(count)s tie-break rounds."),
+            "takes_with": _("%(name)s takes %(cards)s with %(card)s."),
+            "cards_word": plural_forms("%(count)s card", "%(count)s cards"),
+            "beggar": _("%(name)s has no cards left: a beggar, out of the deal."),
+            "ending": {
+                "last_player": _("%(name)s holds every card and wins the deal."),
+                "all_aces": _("%(name)s holds every ace and wins the deal."),
+                "no_cards": _("The deal is a draw between %(names)s."),
+                "cycle": _("The deal repeats for ever: a draw between %(names)s."),
+            },
+            # describe_entry()
+            "finish_entry": _("finishing the deal from the forecast"),
+            "trick_entry": _("the trick %(cards)s"),
+            # _forecast()
+            "forecast_cycle": plural_forms(
+                "This deal never ends: it repeats every %(length)s trick, so it can be closed as a draw.",
+                "This deal never ends: it repeats every %(length)s tricks, so it can be closed as a draw."),
+            "forecast_wins": plural_forms("%(name)s wins in %(count)s trick.", "%(name)s wins in %(count)s tricks."),
+            "forecast_draw": plural_forms(
+                "The deal ends in a draw in %(count)s trick: nobody will have a card to add.",
+                "The deal ends in a draw in %(count)s tricks: nobody will have a card to add."),
+            "forecast_open": plural_forms(
+                "The rest of the deal is determined; it neither ends nor repeats within the next %(count)s trick.",
+                "The rest of the deal is determined; it neither ends nor repeats within the next %(count)s tricks."),
+            # elgeta.html: the forecast, the trick form, the piles.
+            "forecast": _("Forecast"),
+            "finish_button": _("Finish the deal from the forecast"),
+            "trick_n": _("Trick %(n)s"),
+            "leads_name": _("%(name)s leads"),
+            "round_first": _("Round 1: the cards turned"),
+            "round_tie": _("Round %(n)s: tie-break"),
+            "no_card": _("no card to add"),
+            "not_in_pile": _("not in their pile"),
+            "piles_after": plural_forms("Cards in each pile after %(n)s trick",
+                                        "Cards in each pile after %(n)s tricks"),
+            "pile_out": _("beggar: out"),
+            "pile_leads": _("leads"),
+            "pile_cards": _("cards"),
+            # preview.html
+            "if_you_confirm": _("If you confirm"),
+        }
 
     def words(self) -> dict[str, str]:
         return {**super().words(), "trick": _("trick"), "finish": _("finish"), "rounds": _("the cards turned")}

@@ -9,9 +9,13 @@
      sentences(view, last)  the verdict of the last entry, as the server's explain() says it;
      describe(payload, result)  an entry's line in the list of entries (result: the engine's
                             conclusion, view.last, as the server stores it with the entry);
-     draw(live, view)       the redraw of the game's own part of the screen;
+     draw(live, view, state)  the redraw of the game's own part of the screen (state: the
+                            device's state of the deal, its snapshot included);
      running(view)          this deal's running points per seat before it ends (or null);
-     sample(view)           one legal entry, to warm the engine up with.
+     sample(view)           one legal entry, to warm the engine up with;
+     preview(state, payload, apply)  optional: what the server's preview endpoint would answer
+                            for a form's entry ({status, data}), while the server cannot be
+                            asked; apply(entry) referees an entry on the device's engine.
    A game without a drawer keeps today's online recording (offline.js says so on the screen). */
 
 import { S, fmt } from "./shared.js";
@@ -120,7 +124,7 @@ export function drawState(state, drawer, sentences) {
   // Undo and corrections talk to the server about stored entries: not while entries wait here.
   live.querySelector("#form-undo")?.remove();
   setConclusion(live, sentences);
-  drawer.draw(live, state.view);
+  drawer.draw(live, state.view, state);
   const totals = drawTotals(live, state, drawer);
   drawFinished(live, state, totals);
   drawEntries(live, state);

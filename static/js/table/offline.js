@@ -175,6 +175,13 @@ async function recordNow(form, payload, key) {
   }
 }
 
+/** What the server's preview would answer for a form's entry, from the device's referee (the
+    drawer words it; preview.js asks while the server cannot be asked). */
+async function devicePreview(payload) {
+  const state = await stateNow();
+  return O.drawer.preview(state, payload, (entry) => O.engine.apply(state.snapshot, entry));
+}
+
 /** The online path's entry could not be sent twice: it goes to the queue under its own key
     (its localStorage copy stays until the sync has sent it). */
 async function takeOver(pending) {
@@ -368,7 +375,7 @@ export async function startOffline({ kept } = {}) {
   O.engine = createEngine({ context: { names: S.T.names, language, notation: S.screen.dataset.notation } });
   useOfflinePath({ active, record: (form, payload) => { record(form, payload); }, takeOver, nextDeal });
   pollGuard(() => !O.drawn && !O.waitingHere);
-  previewGuard(() => !active());
+  previewGuard(() => !active(), O.drawer.preview ? devicePreview : null);
   // Every API answer names the server's engine version: a deploy met while syncing makes the
   // tablet load the new referee before its next verdict.
   const fetchNoting = (...args) => fetch(...args).then((response) => {
