@@ -151,7 +151,12 @@ def run_round(name: str, port: int, token: str, seconds: float, steps: list[Call
         thread.join(timeout=seconds + 120)
     result.seconds = time.perf_counter() - began
     spent = cpu_now()
-    result.server_cpu = sum(after - cpu_before.get(pid, 0.0) for pid, after in spent.items())
+    by_kind: dict[str, float] = {"web": 0.0, "database": 0.0, "worker": 0.0}
+    for pid, (kind, after) in spent.items():
+        by_kind[kind] += after - cpu_before.get(pid, (kind, 0.0))[1]
+    result.server_cpu = sum(by_kind.values())
+    for kind, used in by_kind.items():
+        CPU_BY_KIND.setdefault(name, {}).setdefault(kind, []).append(used / max(len(result.latencies), 1))
     if result.errors:
         raise RuntimeError(f"{name}: unexpected answers, e.g. {result.errors[:3]}")
     return result
@@ -217,13 +222,18 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
-def cpu_now() -> dict[int, float]:
-    """CPU seconds so far of the server side: gunicorn workers, the bench database's
-    PostgreSQL backends, and the Celery worker with its pool (where the rating step runs now).
-    Unlike requests per second, this is not inflated by other load on a shared machine."""
-    cpu = {pid: seconds for pid, (_kind, seconds) in bench_api.server_cpu().items()}
+#: series -> "web" / "database" / "worker" -> CPU seconds per request of each round.
+CPU_BY_KIND: dict[str, dict[str, list[float]]] = {}
+
+
+def cpu_now() -> dict[int, tuple[str, float]]:
+    """CPU seconds so far of the server side, by pid with its kind: gunicorn workers ("web"),
+    the bench database's PostgreSQL backends ("database"), and the Celery worker with its pool
+    ("worker", where the rating step runs). Unlike requests per second, this is not inflated by
+    other load on a shared machine."""
+    cpu = bench_api.server_cpu()
     for pid in _descendants(WORKER_PID[0]) | {WORKER_PID[0]} if WORKER_PID[0] else set():
-        cpu[pid] = bench_api._cpu_seconds(pid)
+        cpu[pid] = ("worker", bench_api._cpu_seconds(pid))
     return cpu
 
 
@@ -335,6 +345,10 @@ def main() -> int:
         each = " ".join(f"{r.rate:.0f}" for r in series_rounds)
         print(f"{series:<16} {rate:8.0f} {rate / bare:6.2f}x {p50:7.1f} {p99:7.1f} {cpu * 1000:10.2f}"
               f" {bare_cpu / cpu:6.2f}x   {each}")
+    print("cpu ms/req by part (medians):", "; ".join(
+        f"{series}: " + ", ".join(f"{kind} {statistics.median(values) * 1000:.2f}"
+                                  for kind, values in sorted(CPU_BY_KIND.get(series, {}).items()))
+        for series in SERIES))
     print("cpu ms/req: server CPU (gunicorn, PostgreSQL, Celery worker) per request; its 'x bare' is"
           " the bare insert's CPU per request over the series' (the rate the series would reach on an idle machine)")
     print(f"ratings settled {settle:.2f} s after the last round")

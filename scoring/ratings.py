@@ -13,7 +13,9 @@ stream's lock (``settle``) and, for each:
 
 * a finished deal that comes after the latest rated one is rated step by step from its
   placements (ties share a rank, which Plackett-Luce handles as a draw between them); the
-  ratings it replaced are kept in a ``RatingUpdate`` row;
+  ratings it replaced are kept in a ``RatingUpdate`` row; the finished deals waiting in a
+  row are rated in one pass, which reads and writes the stream's rows once (issue 15: on a
+  club night a worker's task takes the deals of many tables);
 * a reopened deal that was the latest rated one is taken back exactly from that row; one
   that was never rated (it comes after the latest rated deal) needs nothing.
 
@@ -52,8 +54,13 @@ def ordinal(mu: float, sigma: float) -> float:
 
 
 def _stream(club_id: int, game: str) -> RatingStream:
-    RatingStream.objects.bulk_create([RatingStream(club_id=club_id, game=game)], ignore_conflicts=True)
-    return RatingStream.objects.select_for_update().get(club_id=club_id, game=game)
+    """The stream, locked; made first if the club has none yet (only then a second statement)."""
+    streams = RatingStream.objects.select_for_update().filter(club_id=club_id, game=game)
+    stream = streams.first()
+    if stream is None:
+        RatingStream.objects.bulk_create([RatingStream(club_id=club_id, game=game)], ignore_conflicts=True)
+        stream = streams.get()
+    return stream
 
 
 def new_ratings(
@@ -103,10 +110,21 @@ def settle(*, club_id: int, game: str) -> int:
         events = list(RatingEvent.objects.filter(club_id=club_id, game=game).order_by("id"))
         if not events and not stream.stale:
             return 0
-        for event in events:
-            if stream.stale or not _step(stream, event):
-                stream.stale = True
-                break
+        if not stream.stale:
+            # Finished deals in runs (a handful of statements for the whole run, however many
+            # deals it holds: a club night finishes a deal a second); a reopened deal one by one.
+            run: list[RatingEvent] = []
+            for event in [*events, None]:
+                if event is not None and not event.reopened:
+                    run.append(event)
+                    continue
+                if run and not _rate_run(stream, run):
+                    stream.stale = True
+                    break
+                run = []
+                if event is not None and not _take_back(stream, event):
+                    stream.stale = True
+                    break
         if stream.stale:
             recompute(club_id=club_id, game=game)
         else:
@@ -114,70 +132,88 @@ def settle(*, club_id: int, game: str) -> int:
         return len(events)
 
 
+def _rate_run(stream: RatingStream, run: list[RatingEvent]) -> bool:
+    """A run of finished deals' events, rated one by one in the run's order, reading and writing
+    the stream's rows once for the whole run; False (nothing written) when only a recompute
+    can give the exact ratings: a deal rated already, or one that belongs before the latest
+    rated deal (it committed after a later one was rated)."""
+    latest = _latest(stream)
+    if stream.last_seq and (latest is None or latest.finished_at is None):
+        return False  # where the stream stands is no longer known
+    deal_ids = [event.deal_id for event in run]
+    rated = set(RatingUpdate.objects.filter(stream=stream, deal_id__in=deal_ids).values_list("deal_id", flat=True))
+    results = DealResult.objects.filter(deal_id__in=deal_ids)
+    if stream.game != OVERALL:
+        results = results.filter(game=stream.game)
+    by_deal: dict[int, dict[int, int]] = {}
+    finished: dict[int, datetime] = {}
+    for deal_id, member, placement, finished_at in results.values_list("deal_id", "member_id", "placement",
+                                                                      "finished_at"):
+        by_deal.setdefault(deal_id, {})[member] = placement
+        finished[deal_id] = finished_at
+    members = {member for placements in by_deal.values() for member in placements}
+    current = {row.member_id: (row.mu, row.sigma, row.deals) for row in Rating.objects.filter(
+        club_id=stream.club_id, game=stream.game, member_id__in=sorted(members))}
+    at = (latest.finished_at, latest.deal_id) if latest is not None else None
+    changed: set[int] = set()
+    steps: list[RatingUpdate] = []
+    seq = stream.last_seq
+    for event in run:
+        placements = by_deal.get(event.deal_id)
+        if not placements:
+            continue  # reopened since: its own event follows
+        if event.deal_id in rated:
+            return False
+        here = (finished[event.deal_id], event.deal_id)
+        if at is not None and here <= at:
+            return False
+        before = {str(m): (list(current[m]) if m in current else None) for m in placements}
+        for member, (mu, sigma) in new_ratings({m: r[:2] for m, r in current.items() if m in placements},
+                                               placements).items():
+            current[member] = (mu, sigma, current[member][2] + 1 if member in current else 1)
+        changed.update(placements)
+        seq += 1
+        steps.append(RatingUpdate(stream=stream, deal_id=event.deal_id, seq=seq, before=before,
+                                  finished_at=here[0]))
+        rated.add(event.deal_id)
+        at = here
+    if not steps:
+        return True
+    # One upsert for the run's members: new ratings and changed ones alike.
+    Rating.objects.bulk_create(
+        [Rating(club_id=stream.club_id, member_id=m, game=stream.game, mu=current[m][0], sigma=current[m][1],
+                deals=current[m][2]) for m in sorted(changed)],
+        update_conflicts=True, unique_fields=["club", "game", "member"], update_fields=["mu", "sigma", "deals"],
+    )
+    stream.last_seq = seq
+    stream.save(update_fields=["last_seq", "updated_at"])
+    RatingUpdate.objects.bulk_create(steps)
+    RatingUpdate.objects.filter(stream=stream, seq__lte=stream.last_seq - KEEP_UPDATES).delete()
+    return True
+
+
 def _latest(stream: RatingStream) -> RatingUpdate | None:
     return RatingUpdate.objects.filter(stream=stream, seq=stream.last_seq).first() if stream.last_seq else None
 
 
-def _step(stream: RatingStream, event: RatingEvent) -> bool:
-    """One event, step by step; False when only a recompute can give the exact ratings."""
+def _take_back(stream: RatingStream, event: RatingEvent) -> bool:
+    """A reopened deal's event: the latest rated deal is taken back exactly; False when only a
+    recompute can give the exact ratings."""
     latest = _latest(stream)
     if stream.last_seq and (latest is None or latest.finished_at is None):
         return False  # where the stream stands is no longer known
     after_latest = latest is None or (event.finished_at, event.deal_id) > (latest.finished_at, latest.deal_id)
     rated = RatingUpdate.objects.filter(stream=stream, deal_id=event.deal_id).first()
-    if event.reopened:
-        if rated is None:
-            return after_latest  # never rated: nothing to take back
-        if latest is None or rated.pk != latest.pk:
-            return False
-        _restore(stream.club_id, stream.game, rated.before)
-        rated.delete()
-        stream.last_seq = RatingUpdate.objects.filter(stream=stream).aggregate(m=Max("seq"))["m"] or 0
-        stream.save(update_fields=["last_seq", "updated_at"])
-        # With no step left to stand on, the next deal could not be placed after the rated ones.
-        return stream.last_seq > 0 or rated.seq == 1
-    results = DealResult.objects.filter(deal_id=event.deal_id)
-    if stream.game != OVERALL:
-        results = results.filter(game=stream.game)
-    rows = list(results.values_list("member_id", "placement", "finished_at"))
-    if not rows:
-        return True  # reopened since: its own event follows
-    if rated is not None:
+    if rated is None:
+        return after_latest  # never rated: nothing to take back
+    if latest is None or rated.pk != latest.pk:
         return False
-    finished_at = rows[0][2]
-    if latest is not None and (finished_at, event.deal_id) <= (latest.finished_at, latest.deal_id):
-        return False
-    _rate(stream, event.deal_id, finished_at, {member: placement for member, placement, _at in rows})
-    return True
-
-
-def _rate(stream: RatingStream, deal_id: int, finished_at: datetime, placements: Mapping[int, int]) -> None:
-    """Rate one deal in one stream, keeping the ratings it replaces."""
-    current = {
-        row.member_id: row
-        for row in Rating.objects.filter(club_id=stream.club_id, game=stream.game, member_id__in=list(placements))
-    }
-    before = {str(m): ([current[m].mu, current[m].sigma, current[m].deals] if m in current else None)
-              for m in placements}
-    changed: list[Rating] = []
-    created: list[Rating] = []
-    for member, (mu, sigma) in new_ratings({m: (r.mu, r.sigma) for m, r in current.items()}, placements).items():
-        if member in current:
-            row = current[member]
-            row.mu, row.sigma, row.deals = mu, sigma, row.deals + 1
-            changed.append(row)
-        else:
-            created.append(Rating(club_id=stream.club_id, member_id=member, game=stream.game, mu=mu, sigma=sigma,
-                                  deals=1))
-    if changed:
-        Rating.objects.bulk_update(changed, ["mu", "sigma", "deals"])
-    if created:
-        Rating.objects.bulk_create(created)
-    stream.last_seq += 1
+    _restore(stream.club_id, stream.game, rated.before)
+    rated.delete()
+    stream.last_seq = RatingUpdate.objects.filter(stream=stream).aggregate(m=Max("seq"))["m"] or 0
     stream.save(update_fields=["last_seq", "updated_at"])
-    RatingUpdate.objects.create(stream=stream, deal_id=deal_id, seq=stream.last_seq, before=before,
-                                finished_at=finished_at)
-    RatingUpdate.objects.filter(stream=stream, seq__lte=stream.last_seq - KEEP_UPDATES).delete()
+    # With no step left to stand on, the next deal could not be placed after the rated ones.
+    return stream.last_seq > 0 or rated.seq == 1
 
 
 def _restore(club_id: int, game: str, before: Mapping[str, Any]) -> None:
