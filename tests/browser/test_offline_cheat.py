@@ -106,6 +106,23 @@ def refusal_text(session: Any, state_entries: list[dict[str, Any]], entry: dict[
         return refusal_from(refused.value, session).message
 
 
+#: The game's part of the live box (templates/referee/games/cheat.html) as a tree of (tag, attributes,
+#: own text, children), whitespace aside; the values that differ from one rendering to the next
+#: (the CSRF token, the no-JavaScript idempotency key) left out.
+GAME_PART = """() => {
+  const walk = (el) => {
+    const fresh = el.name === "csrfmiddlewaretoken" || el.name === "idempotency_key";
+    const attrs = Array.from(el.attributes).filter((a) => !(fresh && a.name === "value"))
+      .map((a) => a.name + "=" + a.value.trim()).sort();
+    const text = Array.from(el.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent.trim())
+      .filter(Boolean).join(" ");
+    return [el.tagName, attrs, text, Array.from(el.children, walk)];
+  };
+  return Array.from(document.querySelector("[data-live]").querySelectorAll(
+    ':scope > section[aria-labelledby="turn-h"], :scope > section[aria-labelledby="counts-h"], :scope > .stack'), walk);
+}"""
+
+
 def waiting_lines(page: Any) -> list[str]:
     """The entry list as the device shows it (newest first): each line's own text, without its
     number and its "waiting to be sent" tag."""
@@ -161,6 +178,8 @@ def test_a_whole_cheat_deal_and_the_next_one_start_offline(
     totals_offline = page.locator("[data-session-totals] .value").all_inner_texts()
     lines_offline = waiting_lines(page)
     finished = page.locator("[data-finished] tbody").inner_text()
+    part_offline = page.evaluate(GAME_PART)
+    assert [part[1] for part in part_offline] == [["aria-labelledby=counts-h"]]  # over: the counts only
     assert page.locator("#form-place, #form-stands, #form-challenge").count() == 0
     shoot(page, "offline-cheat-deal-over")
 
@@ -212,6 +231,7 @@ def test_a_whole_cheat_deal_and_the_next_one_start_offline(
     assert page.locator("[data-session-totals] .value").all_inner_texts() == totals_offline
     assert page.locator("[data-finished] tbody").inner_text() == finished
     assert said(page) == shown[-1]
+    assert page.evaluate(GAME_PART) == part_offline  # the drawer drew what the server's template renders
     assert page.js_errors == []
 
 
@@ -264,6 +284,8 @@ def test_cheat_offline_in_lithuanian_on_a_phone(
             record(page, entry, seq, names, "lt")
         shown.append(said(page))
     lines_offline = waiting_lines(page)
+    part_offline = page.evaluate(GAME_PART)
+    assert len(part_offline) == 3 and page.locator("#form-challenge").count() == 1
     shoot(page, "offline-cheat-lt")
     times = verdict_times(page)
     within_aim(times)
@@ -277,4 +299,6 @@ def test_cheat_offline_in_lithuanian_on_a_phone(
     assert shown == sentences
     assert lines_offline == lines[::-1][:len(lines_offline)]
     assert said(page) == shown[-1]
+    # Element for element, the turn, the counts and the forms the tablet drew are the server's.
+    assert page.evaluate(GAME_PART) == part_offline
     assert page.js_errors == []
