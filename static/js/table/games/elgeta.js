@@ -167,31 +167,44 @@ function trickSentences(last) {
 
 // -- the screen's parts ----------------------------------------------------------------------------
 
-function slotNode(cell, index, view) {
-  const T = t();
-  const possible = (view.expected[cell.seat] || {}).possible || [];
-  const id = `r${index}-${cell.seat}`;
-  const attrs = { className: "slot", "data-slot": "", "data-player-name": nameOf(cell.seat),
-    "data-possible": index === 0 ? possible.map(showCard).join(" ") : "" };
-  if (index === 0 && possible.length) {
-    attrs["data-allowed"] = [...new Set(possible.map((card) => showRank(splitCard(card)[0])))].sort().join(" ");
-    attrs["data-reason"] = T.not_in_pile;
-  }
-  const input = { type: "text", id, name: `f:rounds:round:${index}`, value: cell.card ? showCard(cell.card) : "",
+/** The trick form's rounds as the server's trick_rows gives them to elgeta.html: per round its
+    index and per seat in play order its name, the value filled in (a card the referee knows),
+    whether it has nothing to add, and for the first round the cards it may turn (possible, in
+    the session's notation) and their ranks (allowed). */
+export function trickRows(view, snapshot) {
+  const order = playOrder(view);
+  return determinedTrick(sequences(snapshot, order), view.counts, order).map((cells, index) => ({
+    index,
+    slots: cells.map((cell) => {
+      const possible = (view.expected[cell.seat] || {}).possible || [];
+      return {
+        seat: cell.seat, name: nameOf(cell.seat), value: cell.card ? showCard(cell.card) : "", empty: cell.empty,
+        possible: index === 0 ? possible.map(showCard).join(" ") : "",
+        allowed: index === 0 && possible.length
+          ? [...new Set(possible.map((card) => showRank(splitCard(card)[0])))].sort().join(" ") : "",
+      };
+    }),
+  }));
+}
+
+function slotNode(slot, index) {
+  const id = `r${index}-${slot.seat}`;
+  const attrs = { className: "slot", "data-slot": "", "data-player-name": slot.name, "data-possible": slot.possible };
+  if (slot.allowed) Object.assign(attrs, { "data-allowed": slot.allowed, "data-reason": t().not_in_pile });
+  const input = { type: "text", id, name: `f:rounds:round:${index}`, value: slot.value,
     autocomplete: "off", autocapitalize: "characters", spellcheck: "false", maxlength: "12",
     "data-card-input": "", "data-needs-suit": "" };
-  if (cell.empty) Object.assign(input, { readonly: "", placeholder: "–", "data-empty-ok": "", "aria-describedby": id + "-none" });
-  return h("div", attrs, h("label", { for: id }, nameOf(cell.seat)), h("input", input),
-    cell.empty ? h("span", { className: "small muted", id: id + "-none" }, T.no_card) : null);
+  if (slot.empty) Object.assign(input, { readonly: "", placeholder: "–", "data-empty-ok": "", "aria-describedby": id + "-none" });
+  return h("div", attrs, h("label", { for: id }, slot.name), h("input", input),
+    slot.empty ? h("span", { className: "small muted", id: id + "-none" }, t().no_card) : null);
 }
 
 function roundRows(view, snapshot) {
   const T = t();
-  const order = playOrder(view);
-  return determinedTrick(sequences(snapshot, order), view.counts, order).map((cells, index) =>
-    h("fieldset", { className: "round-row", "data-round": String(index) },
-      h("legend", {}, index === 0 ? T.round_first : fmt(T.round_tie, { n: index + 1 })),
-      h("div", { className: "slots" }, ...cells.map((cell) => slotNode(cell, index, view)))));
+  return trickRows(view, snapshot).map((row) =>
+    h("fieldset", { className: "round-row", "data-round": String(row.index) },
+      h("legend", {}, row.index === 0 ? T.round_first : fmt(T.round_tie, { n: row.index + 1 })),
+      h("div", { className: "slots" }, ...row.slots.map((slot) => slotNode(slot, row.index)))));
 }
 
 /** The forecast panel, with the finish form when the deal may be finished from it. */
