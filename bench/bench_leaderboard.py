@@ -8,10 +8,14 @@ last five years (250,000 deals, 1,000,000 ``DealResult`` rows), written in bulk 
 keep up to date deal by deal) and the ratings by the real recompute (openskill over every deal, per game and
 overall), which is timed too.
 
-Then, for several leaderboard queries, it times ``GET /api/clubs/bench/leaderboard/`` through
-Django's test client (authentication, view, selectors, JSON) and the raw SQL aggregate of
-the same totals straight over ``scoring_dealresult`` (the work the aggregates avoid), run
-side by side, and prints the median and the 99th percentile of each.
+Then, for several leaderboard queries (all time, this year, this month, today, a past month,
+a custom span), it times ``GET /api/clubs/bench/leaderboard/`` through Django's test client
+(authentication, view, selectors, JSON) between deals and right after a deal finished today
+(``board_version.changed`` as its commit calls it), and the raw SQL aggregate of the same
+totals straight over ``scoring_dealresult`` (the work the aggregates avoid), run side by side,
+and prints the median and the 99th percentile of each, with the request's median server CPU
+time (this thread's and its PostgreSQL backend's, read from /proc when the server runs here:
+a figure that a busy machine's queue for the CPU does not inflate as it does the wall time).
 
 Usage: ``python bench/bench_leaderboard.py [--sessions 10000] [--runs 200] [--raw-runs 20]
 [--skip-ratings]`` (``BENCH_PROFILE=1`` also prints a profile of each query). Needs PostgreSQL:
