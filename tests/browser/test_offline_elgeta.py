@@ -23,7 +23,7 @@ from referee.presenters import show_card, show_rank, split_card
 from referee.refusals import refusal_from
 from referee.rules import GAMES, IllegalEntry
 
-from .conftest import PHONE, TABLET, shoot
+from .conftest import PHONE, TABLET, check_a11y, shoot
 from .test_offline_recording import open_ready, reload_offline, verdict_times, within_aim
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -141,6 +141,7 @@ def test_a_whole_elgeta_deal_offline_in_lithuanian_and_the_next_deal_started(
             tap_trick(page, entry["rounds"], "lt")
             page.locator("[data-preview-box]:not([hidden])").wait_for()
             shoot(page, "offline-elgeta-tie-break")
+            check_a11y(page)  # the rounds, the preview and the piles drawn on the device
         else:
             tap_trick(page, entry["rounds"], "lt")
         page.locator('button[form="form-trick"]').click()
@@ -256,6 +257,7 @@ def test_a_determined_deal_offline_its_forecast_and_the_finish_from_it(
     assert page.locator("#form-trick [data-round]").count() == len(expected_rows)
     page.locator("[data-preview-box]:not([hidden])").wait_for()  # the device's preview of it
     shoot(page, f"offline-elgeta-determined-{size['width']}")
+    check_a11y(page)  # the forecast and its finish form drawn on the device
     page.locator('button[form="form-trick"]').click()
     page.wait_for_selector(f"[data-live][data-seq='{before + 2}']", state="attached")
     page.get_by_role("button", name="Finish the deal from the forecast").click()
