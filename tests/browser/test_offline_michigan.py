@@ -169,6 +169,15 @@ def test_a_whole_michigan_deal_and_the_next_one_start_offline(
     assert said_next == ["Rūta takes 10 chips from the prize card Q♦."]
     assert page.locator("#form-exchange").count() == 0
     times += verdict_times(page)
+    board_next = page.locator("section[aria-labelledby=board-h]").inner_text()
+    # A second reload while offline: the deal started on this device is drawn again from its state.
+    client = page.evaluate("location.hash")
+    reload_offline(page)
+    assert page.evaluate("location.hash") == client
+    page.wait_for_selector("[data-live][data-seq='1']", state="attached")
+    assert shown(page) == said_next
+    assert page.locator("section[aria-labelledby=board-h]").inner_text() == board_next
+    assert page.locator("#form-exchange").count() == 0
     assert "7 entries kept on this device" in page.locator("#sync").inner_text()  # 6 entries, 1 deal start
     assert Entry.objects.filter(deal__session=session).count() == 0  # nothing reached the server
 
@@ -193,6 +202,7 @@ def test_a_whole_michigan_deal_and_the_next_one_start_offline(
     page.locator("[data-conclusion]").wait_for()
     assert shown(page) == said_next
     assert page.locator("[data-session-totals] .name").all_inner_texts() == names_next
+    assert page.locator("section[aria-labelledby=board-h]").inner_text() == board_next
     # The server's rendering of the first deal is what the tablet drew.
     page.goto(f"/deals/{deal.pk}/")
     assert page.locator("[data-finished] tbody td.value").all_inner_texts() == points_offline
