@@ -21,7 +21,7 @@ from referee.presenters import show_rank
 from referee.refusals import refusal_from
 from referee.rules import GAMES, IllegalEntry
 
-from .conftest import PHONE, shoot
+from .conftest import PHONE, check_a11y, shoot
 from .test_offline_recording import open_ready, reload_offline, verdict_times, within_aim
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -287,6 +287,9 @@ def test_cheat_offline_in_lithuanian_on_a_phone(
     part_offline = page.evaluate(GAME_PART)
     assert len(part_offline) == 3 and page.locator("#form-challenge").count() == 1
     shoot(page, "offline-cheat-lt")
+    page.locator("details#challenge summary").click()
+    check_a11y(page)  # the screen the tablet drew, its challenge form open
+    page.locator("details#challenge summary").click()
     times = verdict_times(page)
     within_aim(times)
 

@@ -7,7 +7,7 @@
    drawn whole from the engine's view. The drawer's shape is described in ../offline-view.js. */
 
 import { S, csrf, newKey } from "../shared.js";
-import { RANKS_EN, counted, fmt, h, showRank, t } from "../offline-draw.js";
+import { LT_RANK, RANKS_EN, counted, fmt, h, showRank, t } from "../offline-draw.js";
 
 // The suits as the pads and the canonical card text write them (referee/rules/cards.py).
 const SUITS = [["S", "♠"], ["C", "♣"], ["D", "♦"], ["H", "♥"]];
@@ -21,7 +21,7 @@ function who(seat) {
 /** A canonical rank in the session's notation, the joker in words (presenters.show_rank). */
 export function rankText(rank, notation, joker) {
   if (rank === "X") return joker;
-  return notation === "lt" ? ({ J: "V", Q: "D", A: "T" }[rank] || rank) : rank;
+  return notation === "lt" ? (LT_RANK[rank] || rank) : rank;
 }
 /** A canonical card ("QH", "10", "X") as the session writes it, suit as its symbol
     (presenters.show_card). */
