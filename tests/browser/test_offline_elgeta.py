@@ -174,9 +174,18 @@ def test_a_whole_elgeta_deal_offline_in_lithuanian_and_the_next_deal_started(
     page.locator('button[form="form-trick"]').click()
     page.wait_for_selector("[data-live][data-seq='1']", state="attached")
     said_second = conclusion(page)
+    times += verdict_times(page)
+    # The second reload while offline: the deal started on this device is drawn again from the
+    # device's state (its fresh form, then its first trick), with the same next trick to record.
+    form_before = page.locator("#form-trick").inner_text()
+    client = page.evaluate("location.hash")
+    reload_offline(page)
+    assert page.evaluate("location.hash") == client
+    page.wait_for_selector("[data-live][data-seq='1']", state="attached")
+    assert conclusion(page) == said_second
+    assert page.locator("#form-trick").inner_text() == form_before
     assert Entry.objects.filter(deal__session=session).count() == 0  # nothing reached the server
 
-    times += verdict_times(page)
     assert len(times) == 26
     print(f"OFFLINE verdict on screen (Elgeta, 26 taps): median {statistics.median(times):.1f} ms, "
           f"max {max(times):.1f} ms, all {[round(t) for t in times]}")
