@@ -67,6 +67,13 @@ def submit(page: Any, form: str, seq: int) -> list[str]:
     return shown(page)
 
 
+def movement_list(page: Any) -> list[Any]:
+    """The chip movements as listed: the summary, the line saying how many, the table's rows."""
+    box = page.locator('details[data-keep-open="movements"]')
+    return [box.locator("summary").inner_text(), box.locator("p.help").inner_text(),
+            box.locator("tbody tr").all_inner_texts()]
+
+
 def choose(page: Any, form: str, name: str) -> None:
     page.locator(f"#{form}").get_by_role("radio", name=name, exact=True).check()
 
@@ -240,6 +247,16 @@ def test_live_mode_in_lithuanian_card_by_card_offline(
             assert page.locator("p.forecast .card").all_text_contents() == ["5♥ širdys", "6♥ širdys"]
         if seq == 7:
             shoot(page, "offline-michigan-live-lt")
+    # Eight misplays called by the table: 16 antes + 1 prize + 3 + 24 penalties = 44 chip
+    # movements, more than the screen lists (the latest 40, and a line saying so).
+    for seq in range(len(LIVE_PLAYS) + 1, len(LIVE_PLAYS) + 9):
+        choose(page, "form-misplay", NAMES[seq % 4])
+        said.append(submit(page, "form-misplay", seq))
+    page.locator('details[data-keep-open="movements"] summary').click()
+    movements = movement_list(page)
+    assert movements[:2] == ["Žetonų pervedimai šiame padalijime (44)",
+                             "Paskutiniai 40 iš 44; visus rasite vakaro apskaitoje."]
+    assert len(movements[2]) == 40
     times = verdict_times(page)
     assert said[6][-1] == "Rūta ima žetonus nuo prizinės kortos V♥: 5 žetonai."
     assert said[7][-1] == "Ji netęsia sekos: klaida. Petras moka baudą kiekvienam kitam žaidėjui – 1 žetonas."
@@ -255,12 +272,16 @@ def test_live_mode_in_lithuanian_card_by_card_offline(
     page.wait_for_function("document.querySelector('[data-live]').dataset.version.indexOf('device-') !== 0",
                            timeout=60_000)
     entries = list(Entry.objects.filter(deal=deal).order_by("seq"))
-    assert [(e.payload["player"], e.payload["card"]) for e in entries] == LIVE_PLAYS
+    plays = [{"type": "play", "player": seat, "card": card} for seat, card in LIVE_PLAYS]
+    misplays = [{"type": "misplay", "player": seq % 4} for seq in range(len(LIVE_PLAYS) + 1, len(LIVE_PLAYS) + 9)]
+    assert [e.payload for e in entries] == plays + misplays
+    assert [e.seq for e in entries] == list(range(1, len(LIVE_PLAYS) + 9)) and all(e.active for e in entries)
     assert server_sentences(deal, "lt") == said
     assert server_lines(deal, "lt")[::-1][:len(lines)] == lines
     # The server's screen is the one the tablet drew.
     assert page.locator("p.forecast").inner_text() == forecast
     assert page.locator("section[aria-labelledby=board-h]").inner_text() == board
     assert page.locator("section[aria-labelledby=net-h]").inner_text() == chips
+    assert movement_list(page) == movements
     assert shown(page) == said[-1]
     assert page.js_errors == []
