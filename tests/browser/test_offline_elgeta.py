@@ -291,3 +291,49 @@ def test_a_determined_deal_offline_its_forecast_and_the_finish_from_it(
     page.locator("[data-finished]").wait_for()
     assert conclusion(page) == said_offline
     assert page.js_errors == []
+
+
+def test_the_seed_tie_of_aces_offline_a_half_entered_tie_break_survives_a_reload(
+    open_page: Any, club_setup: dict[str, Any], built_engine: dict[str, Any]
+) -> None:
+    """The seed's trick (test_elgeta.py's, online) with the network cut: the device's referee
+    asks for the tie-break round in the server's words; two of its cards are tapped, the page is
+    reloaded, and the half-entered trick comes back whole (its draft) to be finished."""
+    m, scorer = club_setup["members"], club_setup["users"]["scorer"]
+    session = services.session_start(club=club_setup["club"], game="elgeta", user=scorer,
+                                     players=[m["admin"], m["scorer"], m["member"], m["Petras"]],
+                                     options={"suits": ["S", "D", "H", "C"]})
+    deal = services.deal_start(session=session, user=scorer)
+    page = open_ready(open_page, scorer, f"/deals/{deal.pk}/")
+    page.context.set_offline(True)
+    pad = page.locator("[data-rank-pad]")
+    for rank in ("J", "A", "A", "4"):
+        pad.get_by_role("button", name=rank, exact=True).click()
+    page.locator('[data-round="1"]').wait_for()
+    assert page.locator('[data-round="1"] legend').inner_text() == "Round 2: tie-break"
+    assert page.locator("[data-pad-msg]").inner_text() == (
+        "Round 1 is a tie (AD, AH), so every player still in adds one more card: round 2 is missing."
+    )
+    for rank in ("6", "7"):
+        pad.get_by_role("button", name=rank, exact=True).click()
+    reload_offline(page)
+    page.locator('[data-round="1"]').wait_for()
+    values = "inputs => inputs.map((i) => i.value)"
+    typed = [page.locator(f'[data-round="{row}"] [data-card-input]').evaluate_all(values) for row in (0, 1)]
+    assert typed == [["J♠", "A♦", "A♥", "4♣"], ["6♠", "7♦", "", ""]]
+    page.locator('[data-round="1"] [data-card-input]').nth(2).focus()
+    for rank in ("9", "Q"):
+        pad.get_by_role("button", name=rank, exact=True).click()
+    page.locator("[data-preview-box]").get_by_text("Petras takes 8 cards after 1 tie-break round.").wait_for()
+    page.get_by_role("button", name="Record the trick").click()
+    page.get_by_role("heading", name="Trick 2 · Petras leads").wait_for()
+    assert conclusion(page) == ["Petras takes 8 cards after 1 tie-break round."]
+    assert page.locator("section[aria-labelledby=piles-h] .value").all_inner_texts() == ["11", "11", "11", "19"]
+
+    page.context.set_offline(False)
+    page.wait_for_function("document.querySelector('[data-live]').dataset.version.indexOf('device-') !== 0",
+                           timeout=60_000)
+    assert [e.payload for e in Entry.objects.filter(deal=deal)] == [
+        {"type": "trick", "rounds": [["J♠", "A♦", "A♥", "4♣"], ["6♠", "7♦", "9♥", "Q♣"]]}]
+    assert conclusion(page) == ["Petras takes 8 cards after 1 tie-break round."]
+    assert page.js_errors == []
