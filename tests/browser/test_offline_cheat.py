@@ -198,12 +198,23 @@ def test_a_whole_cheat_deal_and_the_next_one_start_offline(
     for seq, entry in enumerate(second, start=1):
         record(page, entry, seq, names, "en")
     second_said = said(page)
+    turn = page.locator("[data-turn]").inner_text()
+    times = verdict_times(page)  # since the first reload
+    # A reload in the deal started here: the page kept is the first deal's, the device draws this one.
+    client = page.evaluate("location.hash")
+    reload_offline(page)
+    assert page.evaluate("location.hash") == client
+    page.wait_for_selector("[data-live][data-seq='2']", state="attached")
+    assert page.locator("[data-turn]").inner_text() == turn
+    assert said(page) == second_said
+    placer = names[(loser + 2) % 3]
+    assert page.locator("details#challenge summary").inner_text() == f"Challenge {placer}'s card (announced 2)"
     shoot(page, "offline-cheat-deal-2")
     assert f"{len(plan) + 3} entries kept on this device" in page.locator("#sync").inner_text()  # + 1 deal start
     assert Entry.objects.filter(deal__session=session).count() == 0  # nothing reached the server
 
-    times = verdict_times(page)
-    assert len(times) == len(plan) - 20 + 2  # the reload started the page's timer again
+    times += verdict_times(page)  # none since the second reload
+    assert len(times) == len(plan) - 20 + 2
     print(f"OFFLINE verdict on screen (Apgaudinėjimas, {len(times)} taps): median {statistics.median(times):.1f} ms, "
           f"max {max(times):.1f} ms")
     within_aim(times)
