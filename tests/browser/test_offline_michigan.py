@@ -22,7 +22,7 @@ from referee.refusals import refusal_from
 from referee.rules import GAMES, IllegalEntry
 from scoring.models import DealResult
 
-from .conftest import PHONE, shoot
+from .conftest import PHONE, check_a11y, shoot
 from .test_offline_recording import open_ready, reload_offline, verdict_times, within_aim
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -155,6 +155,7 @@ def test_a_whole_michigan_deal_and_the_next_one_start_offline(
     assert points_offline == ["−6", "0", "−11", "+2"]
     assert "5 entries kept on this device" in page.locator("#sync").inner_text()
     shoot(page, "offline-michigan-deal-over")
+    check_a11y(page)  # the screen the device drew, as the server's screens are checked
 
     # The next deal, started on the device: Ona deals, the chips left on K♣, Q♦ and J♥ stay.
     page.get_by_role("button", name="Start deal 2").click()
@@ -170,6 +171,7 @@ def test_a_whole_michigan_deal_and_the_next_one_start_offline(
     assert page.locator("[data-session-totals] .name .tag").count() == 1
     assert page.locator("[data-session-totals] li").first.locator(".tag").count() == 1
     shoot(page, "offline-michigan-deal-2")
+    check_a11y(page)  # the fresh deal's forms, the swap form among them
     page.get_by_role("radio", name="Q♦: 10 chips").check()
     choose(page, "form-prize", "Rūta")
     said_next = submit(page, "form-prize", 1)
@@ -257,6 +259,7 @@ def test_live_mode_in_lithuanian_card_by_card_offline(
     assert movements[:2] == ["Žetonų pervedimai šiame padalijime (44)",
                              "Paskutiniai 40 iš 44; visus rasite vakaro apskaitoje."]
     assert len(movements[2]) == 40
+    check_a11y(page)
     times = verdict_times(page)
     assert said[6][-1] == "Rūta ima žetonus nuo prizinės kortos V♥: 5 žetonai."
     assert said[7][-1] == "Ji netęsia sekos: klaida. Petras moka baudą kiekvienam kitam žaidėjui – 1 žetonas."
