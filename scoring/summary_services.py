@@ -17,7 +17,7 @@ from typing import Any
 
 from celery import uuid
 from django.conf import settings
-from django.db import models, transaction
+from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -199,13 +199,11 @@ def build_and_store(*, session_id: int, task_id: str | None = None, progress_hoo
         return "open"
 
     def report(percent: int) -> None:
-        SessionSummary.objects.filter(pk=summary.pk).update(progress=percent)
+        _mark(summary.pk, percent)
         if progress_hook is not None:
             progress_hook(session_id, percent)
 
-    SessionSummary.objects.filter(pk=summary.pk).update(
-        state=SummaryState.RUNNING, progress=5, attempts=models.F("attempts") + 1, started_at=timezone.now()
-    )
+    _mark(summary.pk, 5, start=True)
     if progress_hook is not None:
         progress_hook(session_id, 5)
     # Built in the site's language whoever triggered it, so a re-run gives the same bytes.
@@ -221,6 +219,29 @@ def build_and_store(*, session_id: int, task_id: str | None = None, progress_hoo
     _store(summary.pk, fingerprint=fingerprint, built=built)
     report_done(session_id, progress_hook)
     return "built"
+
+
+def _mark(summary_id: int, progress: int, *, start: bool = False) -> None:
+    """Store how far the build is (``start``: it is running, one attempt more, started now), in
+    one statement. On PostgreSQL that statement's commit does not wait for the disk
+    (``synchronous_commit`` off for its own transaction only, set by the statement itself): a
+    build's five marks waited for five flushes, 10-12 ms each on this busy disk, about 50 ms of
+    a 200-deal build's 0.2 s (issue 15). A database crash may lose a mark (the row then shows
+    an earlier step), never the summary: the stored result (``_store``) commits as any other
+    write. Inside another transaction the setting would last for that transaction, so there
+    the mark is a plain update."""
+    table = SessionSummary._meta.db_table
+    sets = ["progress = %s"]
+    params: list[Any] = [progress]
+    if start:
+        sets += ["state = %s", "attempts = attempts + 1", "started_at = %s"]
+        started = SessionSummary._meta.get_field("started_at").get_db_prep_save(timezone.now(), connection)
+        params += [SummaryState.RUNNING.value, started]
+    where = "id = %s"
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        where += " AND set_config('synchronous_commit', 'off', true) = 'off'"
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET {', '.join(sets)} WHERE {where}", [*params, summary_id])  # noqa: S608
 
 
 def _store(summary_id: int, *, fingerprint: str, built: dict[str, Any] | None) -> None:
