@@ -253,6 +253,7 @@ def test_a_determined_deal_offline_its_forecast_and_the_finish_from_it(
             assert field.input_value() == ("" if card is None else show_card(card, "en"))
     page.locator('button[form="form-trick"]').click()
     page.wait_for_selector(f"[data-live][data-seq='{before + 1}']", state="attached")
+    said_each = [conclusion(page)]
     state = GAME.apply(GAME.from_dict(Deal.objects.get(pk=deal.pk).state), upcoming)
     view = GAME.view(state)
     with translation.override("en"):
@@ -269,9 +270,11 @@ def test_a_determined_deal_offline_its_forecast_and_the_finish_from_it(
     check_a11y(page)  # the forecast and its finish form drawn on the device
     page.locator('button[form="form-trick"]').click()
     page.wait_for_selector(f"[data-live][data-seq='{before + 2}']", state="attached")
+    said_each.append(conclusion(page))
     page.get_by_role("button", name="Finish the deal from the forecast").click()
     page.get_by_role("heading", name="Deal 1 is over").wait_for()
     said_offline = conclusion(page)
+    said_each.append(said_offline)
     assert said_offline[0] == "Finished from the forecast."
     shoot(page, f"offline-elgeta-finished-{size['width']}")
     times = verdict_times(page)
@@ -287,7 +290,7 @@ def test_a_determined_deal_offline_its_forecast_and_the_finish_from_it(
     assert stored[-1].payload == {"type": "finish"}
     assert Deal.objects.get(pk=deal.pk).status == "finished"
     said = said_by_server([e.payload for e in stored], 2, deal.dealer, {}, "en", "en", names)
-    assert said[-1] == said_offline
+    assert said[before:] == said_each  # each of the three entries recorded offline
     page.locator("[data-finished]").wait_for()
     assert conclusion(page) == said_offline
     assert page.js_errors == []
