@@ -200,13 +200,18 @@ def test_a_whole_cheat_deal_and_the_next_one_start_offline(
     second_said = said(page)
     turn = page.locator("[data-turn]").inner_text()
     times = verdict_times(page)  # since the first reload
-    # A reload in the deal started here: the page kept is the first deal's, the device draws this one.
+    # A half-typed challenge, then a reload in the deal started here: the page kept is the first
+    # deal's, the device draws this one, and the draft comes back into the form it drew.
+    challenge(page, names[loser], "7")
+    page.wait_for_timeout(500)  # the draft is saved as typed (drafts.js)
     client = page.evaluate("location.hash")
     reload_offline(page)
     assert page.evaluate("location.hash") == client
     page.wait_for_selector("[data-live][data-seq='2']", state="attached")
     assert page.locator("[data-turn]").inner_text() == turn
     assert said(page) == second_said
+    page.wait_for_function("document.getElementById('revealed').value === '7'")
+    assert page.locator(f"#form-challenge input[type=radio][value='{loser}']").is_checked()
     placer = names[(loser + 2) % 3]
     assert page.locator("details#challenge summary").inner_text() == f"Challenge {placer}'s card (announced 2)"
     shoot(page, "offline-cheat-deal-2")
