@@ -18,6 +18,7 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
+from django.db import transaction
 
 from . import ratings
 
@@ -29,7 +30,10 @@ def settle_ratings(self: Any, club_id: int, games: list[str]) -> int:
     """Idempotent: a stream with nothing waiting is left as it is. A stream's lock keeps its
     workers in order; a failure (a deadlock, a lost connection) is retried."""
     try:
-        return sum(ratings.settle(club_id=club_id, game=game) for game in games)
+        # One transaction for the task's streams (one commit). Locks are taken in the order the
+        # streams are given, a game's before ``all`` (``ratings.announce``), as by every task.
+        with transaction.atomic():
+            return sum(ratings.settle(club_id=club_id, game=game) for game in games)
     except Exception as error:  # noqa: BLE001 - every failure is retried; events stay queued
         raise self.retry(exc=error) from error
 

@@ -39,7 +39,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from openskill.models import PlackettLuce
 
 from . import background
@@ -104,7 +104,8 @@ def request_settle_if_pending(club_id: int, games: Iterable[str]) -> None:
 def settle(*, club_id: int, game: str) -> int:
     """Take the stream's waiting events in order and rate (or take back) their deals; recompute
     when that cannot be done step by step. Idempotent; returns the events taken."""
-    with transaction.atomic():
+    # No savepoint of its own inside a caller's transaction (the task settles its streams in one).
+    with transaction.atomic(savepoint=False):
         # The stream's lock orders the workers of one stream; entries never take it.
         stream = _stream(club_id, game)
         events = list(RatingEvent.objects.filter(club_id=club_id, game=game).order_by("id"))
@@ -133,15 +134,80 @@ def settle(*, club_id: int, game: str) -> int:
 
 
 def _rate_run(stream: RatingStream, run: list[RatingEvent]) -> bool:
-    """A run of finished deals' events, rated one by one in the run's order, reading and writing
-    the stream's rows once for the whole run; False (nothing written) when only a recompute
-    can give the exact ratings: a deal rated already, or one that belongs before the latest
-    rated deal (it committed after a later one was rated)."""
-    latest = _latest(stream)
+    """A run of finished deals' events, rated in finishing order, reading and writing the
+    stream's rows once for the whole run. Deals that belong before the latest rated ones (they
+    committed after a later deal was rated: tables finish deals at the same moment) take the
+    later steps back from their kept ratings and rate them again after themselves. False
+    (nothing written) when only a recompute can give the exact ratings: a deal rated already,
+    or steps to take back that are no longer kept."""
+    deal_ids = [event.deal_id for event in run]
+    # The latest step and the run's deals rated already, in one read.
+    steps_read = RatingUpdate.objects.filter(stream=stream).filter(Q(seq=stream.last_seq) | Q(deal_id__in=deal_ids))
+    latest: RatingUpdate | None = None
+    rated: set[int] = set()
+    for step in steps_read.only("deal_id", "seq", "finished_at"):
+        if step.seq == stream.last_seq:
+            latest = step
+        if step.deal_id in deal_ids:
+            rated.add(step.deal_id)
     if stream.last_seq and (latest is None or latest.finished_at is None):
         return False  # where the stream stands is no longer known
-    deal_ids = [event.deal_id for event in run]
-    rated = set(RatingUpdate.objects.filter(stream=stream, deal_id__in=deal_ids).values_list("deal_id", flat=True))
+    by_deal, finished = _placements(stream, deal_ids)
+    if rated & set(by_deal) or len(set(deal_ids) & set(by_deal)) < len([d for d in deal_ids if d in by_deal]):
+        return False  # a deal rated twice without being reopened in between
+    order = sorted((finished[deal], deal) for deal in by_deal)
+    if not order:
+        return True  # every deal reopened since: their own events follow
+    seq = stream.last_seq
+    taken_back: list[RatingUpdate] = []
+    if latest is not None and order[0] <= (latest.finished_at, latest.deal_id):
+        taken_back = _steps_after(stream, order[0])
+        if not taken_back:
+            return False
+        seq = taken_back[-1].seq - 1
+        more, more_finished = _placements(stream, [step.deal_id for step in taken_back])
+        by_deal.update(more)
+        finished.update(more_finished)
+        order = sorted((finished[deal], deal) for deal in by_deal)
+    members = {m for placements in by_deal.values() for m in placements}
+    members |= {int(m) for step in taken_back for m in step.before}
+    current: dict[int, tuple[float, float, int] | None] = {
+        row.member_id: (row.mu, row.sigma, row.deals) for row in Rating.objects.filter(
+            club_id=stream.club_id, game=stream.game, member_id__in=sorted(members))}
+    for step in taken_back:  # latest first, exactly as they were before each
+        for member, values in step.before.items():
+            current[int(member)] = (values[0], values[1], values[2]) if values is not None else None
+    steps: list[RatingUpdate] = []
+    for at, deal in order:
+        placements = by_deal[deal]
+        before = {str(m): (list(current[m] or ()) or None) if m in current else None for m in placements}
+        known = {m: (r[0], r[1]) for m in placements if (r := current.get(m)) is not None}
+        for member, (mu, sigma) in new_ratings(known, placements).items():
+            had = current.get(member)
+            current[member] = (mu, sigma, had[2] + 1 if had is not None else 1)
+        seq += 1
+        steps.append(RatingUpdate(stream=stream, deal_id=deal, seq=seq, before=before, finished_at=at))
+    kept = sorted(m for m in members if current.get(m) is not None)
+    gone = sorted(m for m in members if m in current and current[m] is None)
+    # One upsert for the members: new ratings, changed ones and ones taken back alike.
+    Rating.objects.bulk_create(
+        [Rating(club_id=stream.club_id, member_id=m, game=stream.game, mu=r[0], sigma=r[1], deals=r[2])
+         for m in kept if (r := current[m]) is not None],
+        update_conflicts=True, unique_fields=["club", "game", "member"], update_fields=["mu", "sigma", "deals"],
+    )
+    if gone:
+        Rating.objects.filter(club_id=stream.club_id, game=stream.game, member_id__in=gone).delete()
+    if taken_back:
+        RatingUpdate.objects.filter(stream=stream, seq__gte=taken_back[-1].seq).delete()
+    stream.last_seq = seq
+    stream.save(update_fields=["last_seq", "updated_at"])
+    RatingUpdate.objects.bulk_create(steps)
+    RatingUpdate.objects.filter(stream=stream, seq__lte=stream.last_seq - KEEP_UPDATES).delete()
+    return True
+
+
+def _placements(stream: RatingStream, deal_ids: list[int]) -> tuple[dict[int, dict[int, int]], dict[int, datetime]]:
+    """The deals' placements (member -> place) in the stream, and when each finished."""
     results = DealResult.objects.filter(deal_id__in=deal_ids)
     if stream.game != OVERALL:
         results = results.filter(game=stream.game)
@@ -151,45 +217,21 @@ def _rate_run(stream: RatingStream, run: list[RatingEvent]) -> bool:
                                                                       "finished_at"):
         by_deal.setdefault(deal_id, {})[member] = placement
         finished[deal_id] = finished_at
-    members = {member for placements in by_deal.values() for member in placements}
-    current = {row.member_id: (row.mu, row.sigma, row.deals) for row in Rating.objects.filter(
-        club_id=stream.club_id, game=stream.game, member_id__in=sorted(members))}
-    at = (latest.finished_at, latest.deal_id) if latest is not None else None
-    changed: set[int] = set()
-    steps: list[RatingUpdate] = []
-    seq = stream.last_seq
-    for event in run:
-        placements = by_deal.get(event.deal_id)
-        if not placements:
-            continue  # reopened since: its own event follows
-        if event.deal_id in rated:
-            return False
-        here = (finished[event.deal_id], event.deal_id)
-        if at is not None and here <= at:
-            return False
-        before = {str(m): (list(current[m]) if m in current else None) for m in placements}
-        for member, (mu, sigma) in new_ratings({m: r[:2] for m, r in current.items() if m in placements},
-                                               placements).items():
-            current[member] = (mu, sigma, current[member][2] + 1 if member in current else 1)
-        changed.update(placements)
-        seq += 1
-        steps.append(RatingUpdate(stream=stream, deal_id=event.deal_id, seq=seq, before=before,
-                                  finished_at=here[0]))
-        rated.add(event.deal_id)
-        at = here
-    if not steps:
-        return True
-    # One upsert for the run's members: new ratings and changed ones alike.
-    Rating.objects.bulk_create(
-        [Rating(club_id=stream.club_id, member_id=m, game=stream.game, mu=current[m][0], sigma=current[m][1],
-                deals=current[m][2]) for m in sorted(changed)],
-        update_conflicts=True, unique_fields=["club", "game", "member"], update_fields=["mu", "sigma", "deals"],
-    )
-    stream.last_seq = seq
-    stream.save(update_fields=["last_seq", "updated_at"])
-    RatingUpdate.objects.bulk_create(steps)
-    RatingUpdate.objects.filter(stream=stream, seq__lte=stream.last_seq - KEEP_UPDATES).delete()
-    return True
+    return by_deal, finished
+
+
+def _steps_after(stream: RatingStream, first: tuple[datetime, int]) -> list[RatingUpdate]:
+    """The kept steps that come after ``first`` in finishing order, latest first; [] when the
+    kept steps do not reach back that far (or one of them does not know its place)."""
+    after: list[RatingUpdate] = []
+    for step in RatingUpdate.objects.filter(stream=stream).order_by("-seq")[:KEEP_UPDATES]:
+        if step.finished_at is None:
+            return []
+        if (step.finished_at, step.deal_id) < first:
+            return after
+        after.append(step)
+    # Every kept step comes after it: only if they reach back to the stream's first step.
+    return after if after and after[-1].seq == 1 else []
 
 
 def _latest(stream: RatingStream) -> RatingUpdate | None:

@@ -3,6 +3,7 @@ statements for forty deals as for two, and the very ratings of rating them one b
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -72,20 +73,71 @@ def test_undo_of_the_last_deal_of_a_run_takes_back_exactly_its_step(club_setup):
     assert stored(club, "velnias") == in_order(club, "velnias")
 
 
-def test_a_deal_that_belongs_before_the_latest_rated_one_recomputes_the_stream(club_setup):
-    """A run whose deal finished before the stream's latest rated deal (it committed late) cannot
-    be rated step by step: the stream is recomputed, and the ratings are those in finishing order."""
-    club = club_setup["club"].pk
-    late = finish_unrated(club_setup, 1)
+def late_deal(setup: dict[str, Any], later: int) -> None:
+    """A deal whose transaction commits (its event arrives) after ``later`` deals that finished
+    after it were rated, as when tables finish deals at the same moment."""
+    club = setup["club"].pk
+    late = finish_unrated(setup, 1)
     RatingEvent.objects.filter(deal_id__in=late).delete()  # as if its transaction had not committed yet
-    finish_unrated(club_setup, 3, ["Petras", "Asta", "member"])
+    finish_unrated(setup, later, ["Petras", "Asta", "member"])
     ratings.settle(club_id=club, game="velnias")
-    assert RatingStream.objects.get(club_id=club, game="velnias").last_seq == 3
-    # The late deal's event arrives now, with more deals behind it.
+    assert RatingStream.objects.get(club_id=club, game="velnias").last_seq == later
     at = DealResult.objects.filter(deal_id=late[0]).first().finished_at
     RatingEvent.objects.bulk_create(ratings.events(deal_id=late[0], club_id=club, game="velnias", finished_at=at,
                                                    reopened=False))
-    finish_unrated(club_setup, 2, ["Tomas", "scorer", "admin"])
+    finish_unrated(setup, 2, ["Tomas", "scorer", "admin"])  # more deals behind it
+
+
+def test_a_deal_committed_late_takes_the_later_steps_back_and_rates_them_again(club_setup, monkeypatch):
+    club = club_setup["club"].pk
+    late_deal(club_setup, 3)
+    monkeypatch.setattr(ratings, "recompute", lambda **kwargs: pytest.fail("recomputed"))
     ratings.settle(club_id=club, game="velnias")
     assert stored(club, "velnias") == in_order(club, "velnias")
-    assert RatingStream.objects.get(club_id=club, game="velnias").stale is False
+    stream = RatingStream.objects.get(club_id=club, game="velnias")
+    assert (stream.last_seq, stream.stale) == (6, False)
+    # The steps are those of rating in finishing order: the late deal is the first.
+    steps = list(RatingUpdate.objects.filter(stream=stream).order_by("seq").values_list("finished_at", "deal_id"))
+    assert steps == sorted(steps) and len(steps) == 6
+
+
+def test_a_deal_committed_later_than_the_kept_steps_recomputes_the_stream(club_setup):
+    club = club_setup["club"].pk
+    late_deal(club_setup, ratings.KEEP_UPDATES + 1)
+    ratings.settle(club_id=club, game="velnias")
+    assert stored(club, "velnias") == in_order(club, "velnias")
+    stream = RatingStream.objects.get(club_id=club, game="velnias")
+    assert (stream.last_seq, stream.stale) == (ratings.KEEP_UPDATES + 4, False)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_events_arriving_out_of_finishing_order_give_the_ratings_in_order(club_setup, seed):
+    """Random rounds: deals of several tables finish; some of their events arrive a round or two
+    late (their transactions committed after later deals were rated), some deals are undone;
+    after every rating step each stream equals rating its results in finishing order."""
+    rng = random.Random(seed)
+    club = club_setup["club"].pk
+    tables = [["admin", "scorer", "member"], ["Petras", "Asta", "member"], ["Tomas", "Eglė", "Marius", "admin"]]
+    held: list[RatingEvent] = []
+    for _round in range(8):
+        for names in rng.sample(tables, rng.randint(1, 3)):
+            finish_unrated(club_setup, rng.randint(1, 3), names)
+        if rng.random() < 0.3:
+            last = RatingEvent.objects.filter(reopened=False).order_by("-id").first()
+            with TestCase.captureOnCommitCallbacks(execute=False):
+                services.entry_undo(deal_id=last.deal_id, user=club_setup["users"]["scorer"])
+        waiting = list(RatingEvent.objects.order_by("id"))
+        late = [event for event in waiting if not event.reopened and rng.random() < 0.3]
+        RatingEvent.objects.filter(pk__in=[event.pk for event in late]).delete()
+        back, held = held, late
+        for event in back:
+            event.pk = None
+        RatingEvent.objects.bulk_create(back)
+        for game in ("velnias", OVERALL):
+            ratings.settle(club_id=club, game=game)
+            if not RatingEvent.objects.filter(game=game).exists() and not held:
+                assert stored(club, game) == in_order(club, game)
+    RatingEvent.objects.bulk_create(held)
+    for game in ("velnias", OVERALL):
+        ratings.settle(club_id=club, game=game)
+        assert stored(club, game) == in_order(club, game), game
