@@ -14,8 +14,9 @@ ratio to the bare insert's rate; the figures are the medians of ``--rounds`` rou
 deployed: gunicorn ``-w 2`` on PostgreSQL with a Celery worker (``--concurrency 2``) and
 Redis (``BENCH_BROKER_URL``, default db 12) beside it, all on this machine. After the last
 round it waits for the worker to settle the ratings and prints how long that took, then times
-how long one deal's ratings take to settle on the idle worker (issue: within a second). The load
-average (``uptime``) is printed before and after, because the machine is shared.
+how long one deal's ratings take to settle on the idle worker (issue: within a second). The server
+CPU per request is also given by part: gunicorn (web), PostgreSQL (database), Celery (worker). The
+load average (``uptime``) is printed before and after, because the machine is shared.
 
 Usage: ``python bench/bench_tables.py [--seconds 6] [--rounds 3] [--tables 16]``.
 Targets (issue 15): Rūkas tables at 0.7x the bare insert or more, Velnias tables at 0.5x or more.
