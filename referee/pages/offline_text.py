@@ -1,5 +1,5 @@
 """The sentences of the tablet's offline modules (static/js/table/status.js, conflict.js,
-drafts.js), in the reader's language, for the recording screen's i18n JSON.
+drafts.js, offline.js's undo), in the reader's language, for the recording screen's i18n JSON.
 
 A count is said in the page language's plural forms: the browser picks the form with
 ``Intl.PluralRules`` (CLDR categories "one", "few", "many", "other"), so each counted
@@ -17,7 +17,7 @@ from referee.games.base import plural_forms as _counted
 
 
 def offline_text() -> dict[str, object]:
-    """What status.js, conflict.js and drafts.js say (keys are theirs; see each module)."""
+    """What status.js, conflict.js, drafts.js and offline.js's undo say (keys are theirs; see each module)."""
     return {
         "language": get_language() or "en",
         # status.js: the sync line.
@@ -62,4 +62,10 @@ def offline_text() -> dict[str, object]:
         "set_aside_discard_mine": _("discarded"),
         # drafts.js: a half-entered form put back after a reload.
         "draft_restored": _("What was entered before the reload is back in the form."),
+        # offline.js: undo on the device (an entry still waiting there is taken back at once; one
+        # the server already stores is the server's to undo).
+        "undo": _("Undo"),
+        "undo_needs_connection": _("This entry is already stored on the server: undoing it needs the connection. "
+                                   "Nothing was changed."),
+        "undo_later_deal": _("A later deal has started; correct this deal's entries instead of undoing them."),
     }

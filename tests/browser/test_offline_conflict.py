@@ -21,11 +21,14 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 
+from referee.games import explain_last
+from referee.rules import GAMES
 from tests.conftest import TABLET, is_postgres, sign_in
 from tests.live_server import LiveServer, call, running_server
 
-from .conftest import rukas_deal
+from .conftest import rukas_deal, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -53,7 +56,7 @@ def record_trick(page: Any, ranks: list[str]) -> None:
     pad = page.locator("[data-rank-pad]")
     for rank in ranks:
         pad.get_by_role("button", name=rank, exact=True).click()
-    page.get_by_role("button", name="Record the trick").click()
+    page.locator('button[form="form-trick"]').click()  # "Record the trick", in either language
 
 
 def offline_ready(page: Any) -> None:
@@ -66,8 +69,9 @@ def record_offline(page: Any) -> None:
     for number, ranks in enumerate(MINE, start=1):
         record_trick(page, ranks)
         # The tablet's own referee answers at once: the next trick's form is drawn.
-        page.get_by_role("heading", name=re.compile(rf"Trick {number + 1} of 13")).wait_for()
-    assert "takes the trick" in page.locator("[data-conclusion]").inner_text()
+        page.wait_for_selector(f"[data-live][data-seq='{number}']", state="attached")
+        page.locator("#form-trick h2", has_text=f"{number + 1}").wait_for()
+    assert page.locator("[data-conclusion]").inner_text().strip(), "the verdict is on screen"
 
 
 def stored(client: Any, deal: Any) -> list[tuple[int, list[str], str]]:
@@ -76,12 +80,12 @@ def stored(client: Any, deal: Any) -> list[tuple[int, list[str], str]]:
 
 
 def two_tablets(open_page: Any, club_setup: dict[str, Any], api: Any,
-                other_trick: list[str] = OTHER) -> tuple[Any, Any, Any, Any]:
+                other_trick: list[str] = OTHER, language: str = "en") -> tuple[Any, Any, Any, Any]:
     """Tablet B offline with two tricks waiting; tablet A's trick on the server; B back online."""
     deal = rukas_deal(club_setup)
     users = club_setup["users"]
     other = open_page(users["scorer"])
-    mine = open_page(users["admin"])
+    mine = open_page(users["admin"], language=language)
     other.goto(f"/deals/{deal.pk}/")
     mine.goto(f"/deals/{deal.pk}/")
     offline_ready(mine)
@@ -101,10 +105,14 @@ def both_versions(page: Any) -> Any:
     dialog.wait_for(timeout=SLOW)
     server = [" ".join(t.split()) for t in dialog.locator(".conflict-server li").all_inner_texts()]
     mine = [" ".join(t.split()) for t in dialog.locator(".conflict-mine li").all_inner_texts()]
-    assert server == ["#1 trick: 7 7 8 8 8 Nobody takes the trick: the two sevens cancel each other; "
-                      "the three eights cancel each other; no card is left in play. No point; Ona reveals first again."]
+    # The verdicts as the recording screen words them (the game's drawer, in the page's language),
+    # not the engine's own English text.
+    assert server == ["#1 trick: 7 7 8 8 8 Nobody takes the trick: the cards 7 of Ona, Jonas cancel each other; "
+                      "the cards 8 of Rūta, Petras, Asta cancel each other; no card is left in play. "
+                      "No point; Ona reveals first again."]
     assert [line.split(" ", 3)[:3] for line in mine] == [["#1", "trick:", "3"], ["#2", "trick:", "5"]]
-    assert mine[0].startswith("#1 trick: 3 9 9 V 4 Petras takes the trick with the jack")
+    assert mine[0] == ("#1 trick: 3 9 9 V 4 Petras takes the trick with V: the cards 9 of Jonas, Rūta cancel each "
+                       "other; V is the highest card in play; no 10 is in play to take from V.")
     return dialog
 
 
@@ -191,6 +199,31 @@ def test_discard_mine_asks_first_and_keeps_them_set_aside(open_page: Any, club_s
     assert [(r["key"], r["cards"], r["reason"]) for r in queue["aside"]] == [
         (r["key"], r["cards"], "discard_mine") for r in waiting]
     listed_aside(mine, "discarded")
+    assert mine.js_errors == []
+
+
+def test_the_verdicts_in_the_dialog_are_in_the_sessions_language(
+    open_page: Any, club_setup: dict[str, Any], api: Any, built_engine: dict[str, Any]
+) -> None:
+    """The engine's own text of a verdict is English; a Lithuanian tablet says both sides'
+    verdicts as its recording screen does, word for word the server's explain() in Lithuanian."""
+    deal, mine, _client, _waiting = two_tablets(open_page, club_setup, api, language="lt")
+    dialog = mine.locator("dialog.conflict")
+    dialog.wait_for(timeout=SLOW)
+    dialog.locator(".conflict-server li").first.wait_for()
+    assert dialog.locator(".conflict-verdict[lang]").count() == 0, "no verdict falls back to the English text"
+    server = dialog.locator(".conflict-server .conflict-verdict").all_inner_texts()
+    mine_said = dialog.locator(".conflict-mine .conflict-verdict").all_inner_texts()
+    game, names = GAMES["rukas"], ["Ona", "Jonas", "Rūta", "Petras", "Asta"]  # rukas_deal's seats
+    state = game.new_deal(players=5, dealer=deal.dealer, options={"notation": "lt"})
+    with translation.override("lt"):
+        other = game.apply(state, {"type": "trick", "cards": OTHER})
+        assert server == [" ".join(explain_last("rukas", game.view(other), names, "lt"))]
+        first = game.apply(state, {"type": "trick", "cards": MINE[0]})
+        second = game.apply(first, {"type": "trick", "cards": MINE[1]})
+        assert mine_said == [" ".join(explain_last("rukas", game.view(s), names, "lt")) for s in (first, second)]
+    assert not server[0].startswith("Nobody"), "not the engine's English text"
+    shoot(mine, "offline-conflict-lt")
     assert mine.js_errors == []
 
 

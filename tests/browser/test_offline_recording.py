@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from referee import services
+from referee.games import describe_entry
 from referee.models import Deal, Entry
 from referee.rules import GAMES
 from referee.rules.cards import RANK_TEXT_LT
@@ -71,14 +73,22 @@ def verdict_times(page: Any) -> list[float]:
 
 
 def within_aim(times: list[float]) -> None:
-    """The aim is every verdict on screen within 100 ms of its tap; the median must make it.
-    A single tap may take longer only while the machine is overloaded (the engine's worker and
-    the page share two cores with every other test run here; at a load average of 24 a few
-    taps took 200 ms), never as long as a trip to the network would (the online path's first
-    retry waits a second)."""
+    """The aim is every verdict on screen within 100 ms of its tap. What is met here, every run:
+    a median under 50 ms, four taps in five under 100 ms, and no tap near a trip to the network
+    (the online path's first retry waits a second).
+
+    Why not every tap: Chromium's traces of the slow taps show the main thread waiting for a
+    core, not working. A tap costs the page 6-18 ms of CPU (the engine's worker a few more),
+    but one 404 ms task used 12.6 ms of it: the rest it waited, with the page sharing two
+    cores with every other test run here (load average 10-20). Until 1 December 2026 the first
+    tap after a load was the slow one most runs (38-301 ms, half over 190, against 10-60 ms
+    after): its verdict was the first the drawing code ever drew. The warm-up now also draws a
+    verdict into a copy of the screen nobody sees (offline.js), and the first tap measures like
+    the others (17-46 ms in 8 runs at load 10-12), so it is held to the same bounds."""
     ordered = sorted(times)
-    assert statistics.median(ordered) < 100, ordered
-    assert ordered[-1] < 1000, ordered
+    assert statistics.median(ordered) < 50, ordered
+    assert sum(t < 100 for t in ordered) >= 0.8 * len(ordered), ordered
+    assert ordered[-1] < 500, ordered
 
 
 def test_a_whole_rukas_deal_and_the_next_ones_start_offline(
@@ -275,3 +285,109 @@ def test_a_conflict_shows_both_versions_and_keeping_the_servers_sets_mine_aside(
     }""")
     assert aside == {"aside": [mine], "waiting": 0}
     assert page.js_errors == []
+
+
+QUEUED = """async () => {
+  const { openQueue } = await import("/static/js/offline/queue.js");
+  const queue = await openQueue();
+  const cards = (await queue.list()).map((r) => [r.expected_seq, r.payload.cards]);
+  queue.close();
+  return cards;
+}"""
+
+
+def test_undo_offline_takes_back_the_entry_waiting_on_the_device(
+    open_page: Any, club_setup: dict[str, Any], built_engine: dict[str, Any]
+) -> None:
+    m, scorer = club_setup["members"], club_setup["users"]["scorer"]
+    session = services.session_start(
+        club=club_setup["club"], game="rukas", user=scorer,
+        players=[m["admin"], m["scorer"], m["member"], m["Petras"], m["Asta"]], options={"notation": "lt"},
+    )
+    deal = services.deal_start(session=session, user=scorer)
+    tricks = rukas_deal(deal.dealer)
+    page = open_ready(open_page, scorer, f"/deals/{deal.pk}/")
+
+    page.context.set_offline(True)
+    for number in (1, 2):
+        record_trick(page, *tricks[number - 1][:2], number)
+    undo = page.locator("#form-undo button")
+    # The button names the trick as the server's own undo button would.
+    with translation.override("en"):
+        label = [describe_entry("rukas", {"type": "trick", "cards": r}, None, NAMES, "lt") for _o, r, _t in tricks]
+    assert undo.inner_text() == "↶ Undo: " + label[1]
+    shoot(page, "offline-undo-before")
+    undo.click()
+    # The second trick leaves the queue; the screen is the engine's replay of what remains.
+    page.wait_for_selector("[data-live][data-seq='1']", state="attached")
+    assert page.locator("#sync").inner_text().startswith("Undone. · Offline: 1 entry kept on this device")
+    assert page.locator("#last-trick-h").inner_text().startswith("Trick 1: ")
+    leader = tricks[1][0][0]
+    page.get_by_role("heading", name=f"Trick 2 of 13 · {NAMES[leader]} reveals first").wait_for()
+    # What was undone is back in the form, to fix and record again (as online).
+    assert [page.locator(f"#card-{seat}").input_value() for seat in tricks[1][0]] == tricks[1][1]
+    assert undo.inner_text() == "↶ Undo: " + label[0]
+    assert page.evaluate(QUEUED) == [[0, tricks[0][1]]]
+    shoot(page, "offline-undo-after")
+
+    # A reload in between keeps it: one trick waits, and the screen says so.
+    reload_offline(page)
+    page.wait_for_selector("[data-live][data-seq='1']", state="attached")
+    assert page.evaluate(QUEUED) == [[0, tricks[0][1]]]
+    # The first trick too: back to the empty deal, nothing left to undo.
+    page.locator("#form-undo button").click()
+    page.wait_for_selector("[data-live][data-seq='0']", state="attached")
+    assert page.locator("#form-undo").count() == 0
+    assert page.evaluate(QUEUED) == []
+    # Recorded again, the deal goes on in order.
+    for number in (1, 2):
+        record_trick(page, *tricks[number - 1][:2], number)
+
+    page.context.set_offline(False)
+    page.wait_for_function("document.querySelector('#sync').dataset.state === 'saved'", timeout=60_000)
+    entries = list(Entry.objects.filter(deal=deal).order_by("seq"))
+    assert [(e.seq, e.payload["cards"], e.active) for e in entries] == [
+        (1, tricks[0][1], True), (2, tricks[1][1], True)]
+    assert page.js_errors == []
+
+
+def test_undo_offline_of_a_stored_entry_says_it_needs_the_connection(
+    open_page: Any, club_setup: dict[str, Any], built_engine: dict[str, Any]
+) -> None:
+    m, scorer = club_setup["members"], club_setup["users"]["scorer"]
+    session = services.session_start(
+        club=club_setup["club"], game="rukas", user=scorer,
+        players=[m["admin"], m["scorer"], m["member"], m["Petras"], m["Asta"]], options={"notation": "lt"},
+    )
+    deal = services.deal_start(session=session, user=scorer)
+    tricks = rukas_deal(deal.dealer)
+    services.entry_add(deal_id=deal.pk, payload={"type": "trick", "cards": tricks[0][1]}, user=scorer)
+    page = open_ready(open_page, scorer, f"/deals/{deal.pk}/", size=PHONE, language="lt")
+
+    page.context.set_offline(True)
+    page.locator("#form-undo button").click()
+    said = page.locator('[data-error-for="undo"]')
+    said.wait_for()
+    assert said.inner_text() == ("Šis įrašas jau išsaugotas serveryje: jam atšaukti reikia ryšio. "
+                                 "Niekas nepakeista.")
+    assert page.locator("[data-live]").get_attribute("data-seq") == "1"
+    shoot(page, "offline-undo-stored-lt")
+    # After one trick recorded here and undone, the stored one is offered again, and refused alike.
+    record_trick_lt(page, *tricks[1][:2], 2)
+    page.locator("#form-undo button").click()
+    page.wait_for_selector("[data-live][data-seq='1']", state="attached")
+    assert page.locator("#sync").inner_text().startswith("Atšaukta.")
+    page.locator("#form-undo button").click()
+    said.wait_for()
+    assert "jam atšaukti reikia ryšio" in said.inner_text()
+    assert page.locator("[data-live]").get_attribute("data-seq") == "1"
+    page.context.set_offline(False)
+    assert [e.payload["cards"] for e in Entry.objects.filter(deal=deal, active=True)] == [tricks[0][1]]
+    assert page.js_errors == []
+
+
+def record_trick_lt(page: Any, order: list[int], ranks: list[str], seq: int) -> None:
+    for seat, rank in zip(order, ranks, strict=True):
+        page.locator(f"#card-{seat}").fill(rank)
+    page.locator('button[form="form-trick"]').click()
+    page.wait_for_selector(f"[data-live][data-seq='{seq}']", state="attached")

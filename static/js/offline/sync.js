@@ -68,6 +68,7 @@ export function createSync({
   let again = false;
   let started = false;
   let lastError = null;
+  let withdrawing = false;
 
   async function setState(next) {
     state = next;
@@ -207,7 +208,7 @@ export function createSync({
   }
 
   function pump() {
-    if (!started) return Promise.resolve();
+    if (!started || withdrawing) { again = again || withdrawing; return running || Promise.resolve(); }
     if (running) { again = true; return running; }
     const rounds = async () => {
       do { again = false; await drain(); } while (again && started && conflict === null && timer === null);
@@ -226,6 +227,41 @@ export function createSync({
       }
     })();
     return running;
+  }
+
+  /** Take the last waiting record of its deal back out of the queue (an undo on the device),
+      never while it may be on its way: this waits for the sync's round in this tab and, across
+      tabs, for its lock, so a record is either still here (and taken out before anything can
+      send it) or already confirmed by the server. Answers "withdrawn"; "sent" (the server has
+      it: undoing it is the server's business); "later" (a later record of that deal, or a deal
+      start after it, waits behind it: taking it out would break the order); or "conflict" (it
+      is the record of the conflict being shown: the scorer's choice decides). */
+  async function withdraw(key) {
+    while (running) await running;
+    withdrawing = true;
+    let answer;
+    const take = async () => {
+      const all = await queue.list();
+      const at = all.findIndex((r) => r.key === key);
+      if (at < 0) { answer = "sent"; return; }
+      const record = all[at];
+      if (record.conflict || (conflict && conflict.key === key)) { answer = "conflict"; return; }
+      if (all.slice(at + 1).some((r) => r.kind === "deal_start" || r.deal === record.deal)) { answer = "later"; return; }
+      await queue.remove([key]);
+      answer = "withdrawn";
+    };
+    running = (async () => {
+      try {
+        if (locks) await locks.request(LOCK_NAME, take);
+        else await take();
+      } finally {
+        running = null;
+        withdrawing = false;
+      }
+    })();
+    await running;
+    if (again) { again = false; pump(); }
+    return answer;
   }
 
   function onOnline() { cancelTimer(); pump(); }
@@ -260,7 +296,7 @@ export function createSync({
       // them the server referees each entry again and its verdict is the answer the scorer
       // chose, not a second conflict.
       const changes = Object.fromEntries(renumbered.map((r, i) => [r.key, {
-        expected_seq: seq + i, conflict: undefined, verdict: undefined,
+        expected_seq: seq + i, conflict: undefined, verdict: undefined, said: undefined,
       }]));
       if (stored) await queue.markSent(first.key);
       await queue.update(changes);
@@ -309,6 +345,7 @@ export function createSync({
     /** Something was enqueued, or a person asked to retry now. */
     kick() { cancelTimer(); return pump(); },
     resolve,
+    withdraw,
     /** Resolves once the sync has nothing in flight (it may be waiting for a timer or `online`). */
     settled() { return running || Promise.resolve(); },
     get state() { return state; },

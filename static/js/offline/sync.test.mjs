@@ -460,3 +460,81 @@ test("verdicts compare the tablet's fields; the server may add names", () => {
   assert.equal(sameVerdict({ takes: 1 }, undefined), false);
   assert.equal(sameVerdict(null, null), true);
 });
+
+// -- withdraw: an undo on the device takes the last waiting entry back ---------------------------
+
+test("withdraw: the last waiting entry of a deal leaves the queue and is never sent", async () => {
+  const t = await table();
+  const deal = t.server.startDeal(1).id;
+  t.network.cut();
+  for (const [i, key] of ["a", "b"].entries()) await t.queue.enqueue(trick(deal, i, key));
+  await t.sync.start();
+  assert.equal(await t.sync.withdraw("b"), "withdrawn");
+  assert.deepEqual((await t.queue.list()).map((r) => r.key), ["a"]);
+  t.network.restore();
+  await t.sync.settled();
+  assert.deepEqual(stored(t.server, deal), [[1, "a"]]);
+});
+
+test("withdraw: not an entry with a later one of its deal, or a deal start, behind it; nothing changes", async () => {
+  const t = await table();
+  const deal = t.server.startDeal(1).id;
+  t.network.cut();
+  for (const [i, key] of ["a", "b"].entries()) await t.queue.enqueue(trick(deal, i, key));
+  await t.queue.enqueue({ kind: "deal_start", key: "s", session: 1, deal: newClientDealId() });
+  await t.sync.start();
+  assert.equal(await t.sync.withdraw("a"), "later");
+  assert.equal(await t.sync.withdraw("b"), "later");
+  assert.deepEqual((await t.queue.list()).map((r) => r.key), ["a", "b", "s"]);
+});
+
+test("withdraw: an entry the server already has is answered 'sent' and stays stored", async () => {
+  const t = await table();
+  const deal = t.server.startDeal(1).id;
+  await t.queue.enqueue(trick(deal, 0, "a"));
+  await t.sync.start();
+  assert.equal(await t.sync.withdraw("a"), "sent");
+  assert.deepEqual(stored(t.server, deal), [[1, "a"]]);
+});
+
+test("withdraw waits for a send in flight: the entry is then the server's, never taken out under it", async () => {
+  const server = new FakeServer();
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  const fetch = async (url, options) => { await held; return server.fetch(url, options); };
+  const t = await table({ server, fetch });
+  const deal = server.startDeal(1).id;
+  await t.queue.enqueue(trick(deal, 0, "a"));
+  const sending = t.sync.start();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(t.sync.state, "sending");
+  const asked = t.sync.withdraw("a");
+  let answered = null;
+  asked.then((answer) => { answered = answer; });
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(answered, null, "the withdraw waits while the entry is on its way");
+  release();
+  await sending;
+  assert.equal(await asked, "sent");
+  assert.deepEqual(stored(server, deal), [[1, "a"]]);
+  assert.equal(await t.queue.count(), 0);
+});
+
+test("withdraw: a kick while it runs is not lost; the conflict's own record is not withdrawn", async () => {
+  const t = await table();
+  const deal = t.server.startDeal(1).id;
+  t.server.recordElsewhere(deal, { type: "trick", cards: ["A"] });
+  t.network.cut();
+  await t.queue.enqueue(trick(deal, 0, "a"));
+  await t.sync.start();
+  const asked = t.sync.withdraw("a");
+  t.network.restore();  // the online event kicks while the withdraw holds the queue
+  assert.equal(await asked, "withdrawn");
+  await t.sync.settled();
+  assert.equal(t.sync.state, "idle");
+  await t.queue.enqueue(trick(deal, 0, "b"));
+  await t.sync.kick();
+  assert.equal(t.sync.state, "conflict");
+  assert.equal(await t.sync.withdraw("b"), "conflict");
+  assert.deepEqual((await t.queue.list()).map((r) => r.key), ["b"]);
+});

@@ -14,7 +14,12 @@
    - refused: the server refused an entry this tablet had accepted (its message is said).
    Each entry is one line: what was entered (`describe(payload, result)`; by default the
    entry's fields in the club's words with the players' names) and the referee's own sentence
-   about it (the result's `text`, as the server and the tablet's engine give it). Never JSON.
+   about it in the reader's language (`explain(side, item)`: the screen renders the result as
+   its game's drawer does, see conflict-verdicts.js). Where no such sentence can be had, the
+   engine's own `text` is shown, marked as English (the rules write it in English). Never JSON.
+
+   One dialog at a time (oneAtATime): a conflict that arrives while a dialog is open, or while
+   the scorer's choice on it is still being carried out, waits until that dialog has closed.
 
    The dialog is a modal <dialog> (role dialog, focus moved into it, Escape does not dismiss
    it: a choice is needed), its buttons are big touch targets, and it fits a 390 px phone.
@@ -105,26 +110,34 @@ function verdictText(result) {
 }
 
 /** Both versions as lines of text: {intro, message, server: {lines, unknown}, mine: {lines}}.
-    A line is {number, what, verdict}. */
-export function conflictSides(conflict, text = ENGLISH, { describe } = {}) {
+    A line is {number, what, verdict}, and `lang: "en"` when the verdict is the engine's English
+    text on a page in another language (no sentence of the reader's could be had).
+    `explain(side, item)` ("mine" with a queued record, "server" with a stored entry) answers
+    the verdict in the reader's language, or null. */
+export function conflictSides(conflict, text = ENGLISH, { describe, explain = () => null } = {}) {
   const t = { ...ENGLISH, ...text };
   const say = describe || ((payload) => describeEntry(payload, t));
+  const english = !t.language || String(t.language).startsWith("en");
+  const line = (number, what, side, item, result) => {
+    const own = explain(side, item);
+    if (typeof own === "string" && own) return { number, what, verdict: own };
+    const verdict = verdictText(result);
+    return verdict && !english ? { number, what, verdict, lang: "en" } : { number, what, verdict };
+  };
   const records = (conflict.mine && conflict.mine.records) || [];
   const server = conflict.server || {};
   const mine = records.map((record) => (record.kind === "deal_start"
     ? { number: null, what: t.deal_start, verdict: "" }
-    : { number: record.expected_seq + 1, what: say(record.payload, record.verdict), verdict: verdictText(record.verdict) }));
+    : line(record.expected_seq + 1, say(record.payload, record.verdict), "mine", record, record.verdict)));
   let lines = [];
   let unknown = false;
   if (conflict.kind === "verdict" && server.entry) {
-    lines = [{ number: server.entry.seq, what: say(server.entry.payload, server.entry.result), verdict: verdictText(server.entry.result) }];
+    const e = server.entry;
+    lines = [line(e.seq, say(e.payload, e.result), "server", e, e.result)];
   } else if (conflict.kind === "stale") {
     if (!Array.isArray(server.entries)) unknown = true;
     else {
-      const first = records.find((r) => r.kind === "entry");
-      const since = first ? first.expected_seq : 0;
-      lines = server.entries.filter((e) => e.active !== false && e.seq > since)
-        .map((e) => ({ number: e.seq, what: say(e.payload, e.result), verdict: verdictText(e.result) }));
+      lines = staleEntries(conflict).map((e) => line(e.seq, say(e.payload, e.result), "server", e, e.result));
     }
   } else if (conflict.kind === "verdict") {
     unknown = true;
@@ -133,6 +146,15 @@ export function conflictSides(conflict, text = ENGLISH, { describe } = {}) {
   // The server's own refusal, in its words (sync.js's sentence for a verdict is not the server's).
   const error = conflict.kind === "verdict" ? "" : (server.error || conflict.message || "");
   return { intro, message: error ? fmt(t.server_says, { error }) : "", server: { lines, unknown }, mine: { lines: mine } };
+}
+
+/** The server's entries a stale conflict shows: the active ones after the seq my first entry expected. */
+export function staleEntries(conflict) {
+  const entries = conflict.server && conflict.server.entries;
+  if (!Array.isArray(entries)) return [];
+  const first = ((conflict.mine && conflict.mine.records) || []).find((r) => r.kind === "entry");
+  const since = first ? first.expected_seq : 0;
+  return entries.filter((e) => e.active !== false && e.seq > since);
 }
 
 function ensureStylesheet(doc) {
@@ -162,20 +184,20 @@ function entryList(doc, lines, empty) {
     line.number ? " " : null,
     el(doc, "span", { className: "conflict-what" }, line.what),
     line.verdict ? " " : null,
-    line.verdict ? el(doc, "span", { className: "conflict-verdict" }, line.verdict) : null)));
+    line.verdict ? el(doc, "span", { className: "conflict-verdict", lang: line.lang }, line.verdict) : null)));
 }
 
 let dialogs = 0;
 
 /** Show the conflict; `onChoose(choice)` (may return a promise) does it. Returns {element,
     close, chosen}: `chosen` resolves with the choice once onChoose has succeeded. */
-export function showConflict(container, conflict, { text = ENGLISH, onChoose, describe } = {}) {
+export function showConflict(container, conflict, { text = ENGLISH, onChoose, describe, explain } = {}) {
   if (!conflict || !Array.isArray(conflict.resolutions)) throw new Error("showConflict needs sync.js's conflict.");
   if (typeof onChoose !== "function") throw new Error("showConflict needs onChoose(choice).");
   const t = { ...ENGLISH, ...text };
   const doc = container.ownerDocument;
   ensureStylesheet(doc);
-  const sides = conflictSides(conflict, t, { describe });
+  const sides = conflictSides(conflict, t, { describe, explain });
   dialogs += 1;
   const id = `conflict-${dialogs}`;
   const previous = doc.activeElement;
@@ -264,6 +286,31 @@ export function showConflict(container, conflict, { text = ENGLISH, onChoose, de
   }
 
   return { element: dialog, close, chosen };
+}
+
+/** One conflict dialog at a time. `open(conflict)` shows one (it may be async) and answers
+    showConflict's {chosen}; `current()` is the sync's conflict now. A conflict offered while a
+    dialog is open or being prepared, or while the scorer's choice is still carried out (the
+    sync resolved and the screen is being redrawn), is not opened on top: once the open one has
+    closed, the sync's conflict at that moment (if any) is shown. The sync stops at a conflict,
+    so "the latest" is the only one that can still be waiting; nothing is shown twice. */
+export function oneAtATime({ open, current }) {
+  let busy = false;
+  async function offer(conflict) {
+    if (busy || !conflict) return false;
+    busy = true;
+    let handle;
+    try {
+      handle = await open(conflict);
+      await handle.chosen;
+    } finally {
+      busy = false;
+    }
+    const next = current();
+    if (next) await offer(next);
+    return true;
+  }
+  return { offer, get busy() { return busy; } };
 }
 
 /** The records set aside on this device (queue.listAside()), where the scorer can read them:

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { IDBFactory } from "fake-indexeddb";
 
-import { conflictSides, conflictText, describeEntry, ENGLISH } from "./conflict.js";
+import { conflictSides, conflictText, describeEntry, ENGLISH, oneAtATime } from "./conflict.js";
 import { openQueue } from "../offline/queue.js";
 import { createSync } from "../offline/sync.js";
 import { FakeServer, FakeClock, FakeNetwork } from "../offline/fake-server.mjs";
@@ -111,4 +111,51 @@ test("refused: the server's refusal in its words; a deal start is named as one",
     { number: 1, what: "the trick K", verdict: "" },
   ]);
   assert.deepEqual(sides.server.lines, []);
+});
+
+test("the verdicts in the reader's language where the screen can say them, else the engine's text marked English", () => {
+  const conflict = {
+    kind: "verdict", message: "", resolutions: ["keep_server", "mine_on_top", "discard_mine"],
+    mine: { records: [{ kind: "entry", key: "a", expected_seq: 4, payload: { type: "trick", cards: ["K", "K"] },
+      verdict: { taker: null, text: "The kings cancel; nobody takes." } }] },
+    server: { status: 201, seq: 5, entry: { seq: 5, payload: { type: "trick", cards: ["K", "K"] },
+      result: { taker: 0, text: "Ona takes the trick." } }, deal: { seq: 5 } },
+  };
+  const lt = { ...TEXT, language: "lt" };
+  const explain = (side, item) => (side === "mine" && item.key === "a" ? "Karaliai panaikina vienas kitą." : null);
+  const sides = conflictSides(conflict, lt, { explain });
+  assert.deepEqual(sides.mine.lines, [{ number: 5, what: "trick: K K", verdict: "Karaliai panaikina vienas kitą." }]);
+  assert.deepEqual(sides.server.lines, [{ number: 5, what: "trick: K K", verdict: "Ona takes the trick.", lang: "en" }]);
+  // On an English page the engine's text is the reader's own: no mark.
+  assert.deepEqual(conflictSides(conflict, TEXT).server.lines, [{ number: 5, what: "trick: K K", verdict: "Ona takes the trick." }]);
+});
+
+test("one dialog at a time: a conflict arriving while the choice is carried out waits, then the sync's current one opens", async () => {
+  const opened = [];
+  let current = null;
+  const choices = [];
+  const desk = oneAtATime({
+    current: () => current,
+    open: (conflict) => {
+      opened.push(conflict.key);
+      let choose;
+      const chosen = new Promise((resolve) => { choose = resolve; });
+      choices.push(choose);
+      return { chosen };
+    },
+  });
+  const first = desk.offer({ key: "first" });
+  await Promise.resolve();
+  assert.equal(await desk.offer({ key: "second" }), false, "not opened on top of the first");
+  assert.equal(await desk.offer({ key: "first" }), false);
+  assert.deepEqual(opened, ["first"]);
+  current = { key: "second" };  // the sync met the second conflict while the first's choice ran
+  choices[0]("keep_server");
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(opened, ["first", "second"]);
+  current = null;
+  choices[1]("discard_mine");
+  assert.equal(await first, true);
+  assert.deepEqual(opened, ["first", "second"]);
+  assert.equal(desk.busy, false);
 });

@@ -114,15 +114,33 @@ function drawFinished(live, state, totals) {
   live.querySelector("section[aria-labelledby=totals-h]").before(panel);
 }
 
+/** The undo button names what it takes back: the device's last entry (state.log, taken back
+    on the device at once), else the stored entry the server's screen offered (state.stored:
+    {label, payload}; undoing it is the server's, offline.js says so), else none. */
+function drawUndo(live, state) {
+  const log = state.log || [];
+  const last = log[log.length - 1];
+  const undo = last ? { label: last.text, payload: last.payload } : state.stored || null;
+  let form = live.querySelector("#form-undo");
+  if (!undo) { if (form) form.remove(); return; }
+  if (!form) {
+    const word = (S.T.offline_text && S.T.offline_text.undo) || "Undo";
+    form = h("form", { method: "post", "data-undo": "", id: "form-undo" },
+      h("button", { type: "submit", className: "undo" }, "↶ " + word + ": ", h("span", { className: "what" })));
+    live.querySelector(".toolbar").prepend(form);
+  }
+  form.dataset.payload = JSON.stringify(undo.payload);
+  form.querySelector(".what").textContent = undo.label;
+}
+
 /** The whole state-dependent screen from the device's state of the deal:
-    {view, seq, number, base, entries, nextDealer}; `sentences` the verdict to show. */
-export function drawState(state, drawer, sentences) {
-  const live = S.liveBox.querySelector("[data-live]");
+    {view, seq, number, base, entries, nextDealer, log, stored}; `sentences` the verdict to show.
+    `live`: where to draw (a detached copy of the live part, for the warm-up). */
+export function drawState(state, drawer, sentences, live = S.liveBox.querySelector("[data-live]")) {
   live.dataset.seq = String(state.seq);
   live.dataset.status = state.view.finished ? "finished" : "running";
   live.dataset.version = "device-" + state.deal + "-" + state.seq;
-  // Undo and corrections talk to the server about stored entries: not while entries wait here.
-  live.querySelector("#form-undo")?.remove();
+  drawUndo(live, state);
   setConclusion(live, sentences);
   drawer.draw(live, state.view, state);
   const totals = drawTotals(live, state, drawer);

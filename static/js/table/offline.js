@@ -23,7 +23,8 @@ import { clearErrors, showError } from "./errors.js";
 import { restoreForm } from "./form.js";
 import { recorded, useDraftStore, wireDrafts } from "./draft-forms.js";
 import { renderStatus } from "./status.js";
-import { conflictText, renderSetAside, showConflict } from "./conflict.js";
+import { conflictText, oneAtATime, renderSetAside, showConflict } from "./conflict.js";
+import { conflictVerdicts } from "./conflict-verdicts.js";
 import { baseTotals, drawFreshDeal, drawHeading, drawState, loadDrawer } from "./offline-view.js";
 
 const O = {
@@ -45,7 +46,8 @@ const O = {
   // Something was sent since the page loaded (the line then says so when all is saved).
   sent: false,
   busy: false,
-  dialog: null,
+  // The conflict dialogs, one at a time (conflict.js's oneAtATime).
+  desk: null,
 };
 
 const deviceKey = (deal) => "kortos.device." + deal;
@@ -96,9 +98,20 @@ async function stateNow() {
   const state = {
     deal: Number(S.dealId), snapshot, view, seq: seq(), number: Number(S.screen.dataset.number),
     base: baseTotals(current(), view, O.drawer), entries: [], nextDealer: nextDealer(view),
+    origin: null, log: [], stored: pageUndo(),
   };
   O.pageState = { version: S.version, state };
   return structuredClone(state);
+}
+
+/** What the server's screen offers to undo (its last stored entry: {label, payload}), or null. */
+function pageUndo() {
+  const form = current().querySelector("#form-undo");
+  if (!form) return null;
+  let payload = null;
+  try { payload = JSON.parse(form.dataset.payload || "null"); } catch (e) { payload = null; }
+  const what = form.querySelector(".what");
+  return { label: what ? what.textContent.trim() : "", payload };
 }
 
 /** The dealer of the next deal as the game says: one seat on, or the deal's loser where the
@@ -108,11 +121,16 @@ function nextDealer(view) {
   return (view.dealer + 1) % view.players;
 }
 
-function advanced(state, answer, payload) {
+function advanced(state, answer, payload, key) {
   const view = { ...answer.view, outcome: answer.outcome ?? answer.view.outcome ?? null };
+  const text = O.drawer.describe(payload, view.last);
   return {
     ...state, snapshot: answer.snapshot, view, seq: state.seq + 1, nextDealer: nextDealer(view),
-    entries: [{ seq: state.seq + 1, text: O.drawer.describe(payload, view.last) }, ...state.entries].slice(0, 6),
+    entries: [{ seq: state.seq + 1, text }, ...state.entries].slice(0, 6),
+    // What an undo on the device needs: the deal as it was before this device's first entry
+    // in it (origin), and the entries recorded here since (log), to be played again from it.
+    origin: state.origin || { ...state, origin: null, log: [] },
+    log: [...(state.log || []), { seq: state.seq + 1, key, payload, text }],
   };
 }
 
@@ -121,6 +139,14 @@ function show(state, sentences) {
   O.drawn = true;
   saveDevice(state);
   drawState(state, O.drawer, sentences);
+}
+
+/** After the next frame is painted (or 100 ms, as in a hidden tab that paints nothing). */
+function afterPaint() {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 100);
+  });
 }
 
 // Entries go in one at a time, in the order tapped: the screen shows a verdict before the
@@ -149,11 +175,22 @@ async function recordNow(form, payload, key) {
     if (!answer.snapshot) throw new Error(answer.failure || "The engine gave no answer.");
     // Stored and drawn at once; should the device's storage fail, the screen goes back to
     // what it showed and the values go back into the form (nothing typed is lost).
-    const queued = O.queue.enqueue({ kind: "entry", key, deal: state.deal, payload, expected_seq: state.seq, verdict: answer.result });
+    const next = advanced(state, answer, payload, key);
+    const said = next.view.last ? O.drawer.sentences(next.view, next.view.last) : [];
     const before = { drawn: O.drawn, state: O.state };
-    const next = advanced(state, answer, payload);
     if (form) form.reset();
-    show(next, next.view.last ? O.drawer.sentences(next.view, next.view.last) : []);
+    O.state = next;
+    O.drawn = true;
+    drawState(next, O.drawer, said);
+    // The device's storage is written once the verdict's frame is painted: its first write
+    // after a load (an IndexedDB transaction, the localStorage copy) held that frame up by
+    // tens of milliseconds, more on a busy device. The screen already showed the verdict
+    // before the write was confirmed; a tap meanwhile waits its turn (inLine).
+    await afterPaint();
+    saveDevice(next);
+    // `said`: the verdict as the scorer read it, in the session's language; a conflict dialog
+    // shows these very words beside the server's.
+    const queued = O.queue.enqueue({ kind: "entry", key, deal: state.deal, payload, expected_seq: state.seq, verdict: answer.result, said });
     try {
       await queued;
     } catch (error) {
@@ -173,6 +210,80 @@ async function recordNow(form, payload, key) {
   } finally {
     O.busy = false;
   }
+}
+
+/** Undo while the device draws the deal (record.js hands it over when the offline path is
+    active). The device's last entry, still waiting, is taken back here (undoNow); one the
+    server already stores is the server's to undo: online it goes there (hooks.online), offline
+    the scorer is told it needs the connection and nothing changes. Answers true when taken. */
+function undo(form, hooks) {
+  if (!O.ready || !O.drawer) return false;
+  const log = (O.drawn && O.state && O.state.log) || [];
+  if (!log.length) return storedUndo(hooks);
+  const turn = inLine.then(() => undoNow(hooks));
+  inLine = turn.catch(() => false);
+  return true;
+}
+
+/** The last entry is on the server: online (and the deal is the server's page), its undo is
+    the server's; else said plainly, changing nothing. */
+function storedUndo(hooks) {
+  if (!O.down && navigator.onLine !== false && !isClientDealId(shownDeal())) return false;
+  clearErrors();
+  showError("form-undo", sentence("undo_needs_connection"));
+  return true;
+}
+
+function sentence(key) { return (S.T.offline_text && S.T.offline_text[key]) || S.T[key] || key; }
+
+async function undoNow(hooks) {
+  if (O.busy) return false;
+  O.busy = true;
+  let online = false;
+  try {
+    const state = O.state;
+    const log = (O.drawn && state && state.log) || [];
+    const last = log[log.length - 1];
+    if (!last || !state.origin) { online = !storedUndo(hooks); return false; }
+    clearErrors();
+    // What remains, played again by the engine from the deal as it was before this device's
+    // first entry (not the bridge's replay from a fresh deal: a deal may carry something over
+    // from the one before). Nothing is changed until the engine has answered.
+    let back = { ...state.origin, origin: null, log: [] };
+    for (const entry of log.slice(0, -1)) {
+      const answer = await O.engine.apply(back.snapshot, entry.payload);
+      if (!answer.snapshot) throw new Error((answer.refusal && answer.refusal.error) || answer.failure || "The engine gave no answer.");
+      back = advanced(back, answer, entry.payload, entry.key);
+    }
+    const taken = await O.sync.withdraw(last.key);
+    if (taken === "sent") { online = !storedUndo(hooks); return false; }  // the server has it now
+    if (taken !== "withdrawn") {
+      showError("form-undo", sentence(taken === "later" ? "undo_later_deal" : "conflict_status"));
+      return false;
+    }
+    O.waitingHere = Math.max(0, O.waitingHere - 1);
+    show(back, back.view.last ? O.drawer.sentences(back.view, back.view.last) : []);
+    restoreForm(last.payload, { afterChange: hooks.afterChange });
+    await wireDrafts(back.deal);
+    await sayUndone();
+    return true;
+  } catch (error) {
+    setSync("error", String(error && error.message ? error.message : error));
+    return false;
+  } finally {
+    O.busy = false;
+    if (online) hooks.online();
+  }
+}
+
+/** "Undone." on the sync line, as online, before what the device still keeps. */
+async function sayUndone() {
+  const [waiting, lastSyncedAt] = await Promise.all([O.queue.count(), O.queue.lastSyncedAt()]);
+  renderStatus(S.syncLine, { state: O.sync.state, waiting, lastSyncedAt }, S.T.offline_text || {});
+  S.syncLine.prepend(S.T.undone + " · ");
+  delete S.syncLine.dataset.line;  // the next status is written whole, "Undone." goes then
+  // Online with nothing of this deal left to send: the server's own screen comes back.
+  if (!O.waitingHere && !O.down && navigator.onLine !== false) O.sync.kick();
 }
 
 /** What the server's preview would answer for a form's entry, from the device's referee (the
@@ -214,6 +325,7 @@ function nextDeal(form) {
       const fresh = {
         deal: client, snapshot: answer.snapshot, view: { ...answer.view, outcome: null }, seq: 0,
         number: state.number + 1, base, entries: [], nextDealer: nextDealer(answer.view),
+        origin: null, log: [], stored: null,
       };
       O.state = fresh;
       O.drawn = true;
@@ -306,18 +418,29 @@ async function showSetAside() {
 }
 
 function showTheConflict(conflict) {
-  if (O.dialog) return;
+  O.desk ??= oneAtATime({ open: openConflict, current: () => O.sync.conflict });
+  O.desk.offer(conflict).catch((error) => setSync("error", String(error && error.message ? error.message : error)));
+}
+
+async function openConflict(conflict) {
   let box = document.getElementById("conflict");
   if (!box) {
     box = document.createElement("div");
     box.id = "conflict";
     S.syncLine.after(box);
   }
-  O.dialog = showConflict(box, conflict, {
+  // The verdicts in the session's language (the engine's own text is English); the engine
+  // only once it is loaded: a conflict is never held up by its loading.
+  const { explain } = await conflictVerdicts(conflict, {
+    drawer: O.drawer, engine: O.ready ? O.engine : null, session: S.screen.dataset.session,
+  });
+  return showConflict(box, conflict, {
     text: conflictText(S.T),
+    explain,
+    // The dialog stays (its buttons off, "Resolving…") until all of this is done; a conflict
+    // the sync meets meanwhile waits for it to close.
     onChoose: async (choice) => {
       await O.sync.resolve(choice);
-      O.dialog = null;
       // The server's version (with mine on top, if chosen) is what the screen shows next.
       const deal = O.state ? O.state.deal : shownDeal();
       if (!isClientDealId(deal)) {
@@ -373,7 +496,7 @@ export async function startOffline({ kept } = {}) {
   const holdsKept = !!kept && (await O.queue.list()).some((r) => r.key === kept.key);
   const language = String((S.T.offline_text && S.T.offline_text.language) || document.documentElement.lang || "en").slice(0, 2);
   O.engine = createEngine({ context: { names: S.T.names, language, notation: S.screen.dataset.notation } });
-  useOfflinePath({ active, record: (form, payload) => { record(form, payload); }, takeOver, nextDeal });
+  useOfflinePath({ active, record: (form, payload) => { record(form, payload); }, takeOver, nextDeal, undo });
   pollGuard(() => !O.drawn && !O.waitingHere);
   previewGuard(() => !active(), O.drawer.preview ? devicePreview : null);
   // Every API answer names the server's engine version: a deploy met while syncing makes the
@@ -393,7 +516,18 @@ export async function startOffline({ kept } = {}) {
     // Warm up: the screen's state read, and one legal entry through the engine (its answer
     // dropped), so that the first real tap does not pay for Python's first run of the code.
     const warm = O.drawn ? O.state : await stateNow().catch(() => null);
-    if (warm && !warm.view.finished) await O.engine.apply(warm.snapshot, O.drawer.sample(warm.view)).catch(() => null);
+    if (warm && !warm.view.finished) {
+      const sample = O.drawer.sample(warm.view);
+      const answer = await O.engine.apply(warm.snapshot, sample).catch(() => null);
+      // And the drawing of its verdict, into a copy of the screen nobody sees: the first
+      // real verdict then finds the drawing code compiled and its sentences' plural rules made.
+      if (answer && answer.snapshot) {
+        try {
+          const trial = advanced(warm, answer, sample, "warm-up");
+          drawState(trial, O.drawer, trial.view.last ? O.drawer.sentences(trial.view, trial.view.last) : [], current().cloneNode(true));
+        } catch (error) { /* a warm-up only */ }
+      }
+    }
     S.screen.dataset.offline = "ready";  // the tests (and the styles) may ask
   }, () => { note(S.T.offline_table.unavailable); });
   return holdsKept;

@@ -18,7 +18,8 @@ const storeKey = () => "kortos.pending." + S.dealId;
 //   active() -> true when entries should go to the device's queue now,
 //   record(form, payload) -> records one entry on the device,
 //   takeOver(pending) -> a promise of true once a pending entry is queued there,
-//   nextDeal(form) -> true when it started the next deal on the device.
+//   nextDeal(form) -> true when it started the next deal on the device,
+//   undo(form, {afterChange, online}) -> true when it takes the undo (online(): the server's).
 let offline = null;
 export function useOfflinePath(path) { offline = path; }
 // What undo's restore does after putting values back (screen.js: the Velnias preview).
@@ -94,6 +95,11 @@ function retryLater(pending, attempt, message) {
 }
 
 export function undo(form) {
+  if (offline && offline.active() && offline.undo(form, { afterChange: restored, online: () => undoOnline(form) })) return;
+  undoOnline(form);
+}
+
+function undoOnline(form) {
   if (S.sending) return;
   clearErrors();
   S.sending = true;
