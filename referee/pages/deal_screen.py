@@ -66,6 +66,7 @@ def deal_context(
         "deal": deal, "session": session, "club": session.club, "game": session.game, "view": view,
         "game_template": pages.template,
         "names": names, "notation": notation, "players": players, "finished": finished,
+        "base_totals": figures.totals,  # before this deal counts: the offline templates' finished panel
         "can_record": can_record(role) and session_open, "role": role, "session_open": session_open,
         "last_sentences": pages.explain_last(view, names, notation),
         "undo_label": (

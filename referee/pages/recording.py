@@ -28,6 +28,7 @@ from .access import can_record, deal_or_404
 from .conditional import not_modified_from_cache, poll_headers, unchanged
 from .deal_screen import VIEW_CACHE_SECONDS, deal_context
 from .entry_form import payload_from_form
+from .offline_templates import offline_templates
 
 
 def _json_refusal(error: Refusal) -> JsonResponse:
@@ -48,6 +49,9 @@ def deal_page(request: HttpRequest, pk: int) -> HttpResponse:
         response = render(request, "referee/deal_live.html", context)
         response["X-Deal-Version"] = context["version"]
     else:
+        if context["can_record"]:  # what the tablet draws a deal from offline (issue 13)
+            context["offline_templates"] = offline_templates(
+                request, deal, context["names"], context["base_totals"], context["key"])
         response = render(request, "referee/deal.html", context)
     if new_device:
         presence.remember_device(response, new_device)
