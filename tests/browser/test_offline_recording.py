@@ -290,7 +290,7 @@ def test_a_conflict_shows_both_versions_and_keeping_the_servers_sets_mine_aside(
 QUEUED = """async () => {
   const { openQueue } = await import("/static/js/offline/queue.js");
   const queue = await openQueue();
-  const cards = (await queue.list()).map((r) => [r.expected_seq, r.payload.cards]);
+  const cards = (await queue.list()).map((r) => [r.expected_seq, r.payload.cards ?? r.payload.player]);
   queue.close();
   return cards;
 }"""
@@ -391,3 +391,35 @@ def record_trick_lt(page: Any, order: list[int], ranks: list[str], seq: int) -> 
         page.locator(f"#card-{seat}").fill(rank)
     page.locator('button[form="form-trick"]').click()
     page.wait_for_selector(f"[data-live][data-seq='{seq}']", state="attached")
+
+
+def test_undo_offline_of_a_deals_end_brings_its_form_back(
+    open_page: Any, club_setup: dict[str, Any], built_engine: dict[str, Any]
+) -> None:
+    m, scorer = club_setup["members"], club_setup["users"]["scorer"]
+    session = services.session_start(
+        club=club_setup["club"], game="velnias", user=scorer,
+        players=[m["admin"], m["scorer"], m["member"], m["Petras"]],
+    )
+    deal = services.deal_start(session=session, user=scorer)
+    page = open_ready(open_page, scorer, f"/deals/{deal.pk}/", size=PHONE)
+    page.context.set_offline(True)
+    velnias_end(page, 1, [3, 2, 4, 1])
+    page.get_by_role("heading", name="Deal 1 is over").wait_for()
+    page.locator("#form-undo button").click()
+    # The end leaves the queue, the deal runs again and its form is back with what was entered.
+    page.wait_for_selector("[data-live][data-seq='0']", state="attached")
+    page.locator("form#form-end").wait_for()
+    assert page.locator("[data-finished]").count() == 0
+    assert page.locator("section[aria-labelledby=payments-h]").count() == 0
+    assert [page.locator(f"#count-{seat}").input_value() for seat in range(4)] == ["3", "2", "4", "1"]
+    assert page.locator("#sync").inner_text().startswith("Undone.")
+    assert page.evaluate(QUEUED) == []
+    shoot(page, "offline-undo-velnias-end")
+    # Entered again (another caller), it is the one the server stores once back online.
+    velnias_end(page, 2, [3, 2, 4, 1])
+    page.get_by_role("heading", name="Deal 1 is over").wait_for()
+    page.context.set_offline(False)
+    page.wait_for_function("document.querySelector('#sync').dataset.state === 'saved'", timeout=60_000)
+    assert [e.payload["player"] for e in Entry.objects.filter(deal=deal)] == [2]
+    assert page.js_errors == []

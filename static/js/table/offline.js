@@ -262,7 +262,18 @@ async function undoNow(hooks) {
       return false;
     }
     O.waitingHere = Math.max(0, O.waitingHere - 1);
-    show(back, back.view.last ? O.drawer.sentences(back.view, back.view.last) : []);
+    const said = back.view.last ? O.drawer.sentences(back.view, back.view.last) : [];
+    if (state.view.finished && !back.view.finished) {
+      // The deal's end is taken back: its entry forms, gone with the end, come back as a fresh
+      // deal's page has them, then the deal so far is drawn into them.
+      O.state = back;
+      O.drawn = true;
+      saveDevice(back);
+      drawFreshDeal(back, O.drawer);
+      drawState(back, O.drawer, said);
+    } else {
+      show(back, said);
+    }
     restoreForm(last.payload, { afterChange: hooks.afterChange });
     await wireDrafts(back.deal);
     await sayUndone();
