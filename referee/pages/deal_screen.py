@@ -3,10 +3,12 @@ players with their totals, the latest entries and what the game adds (``PAGES[sl
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
 from django.core.cache import cache
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from referee import presenters, selectors
@@ -99,7 +101,18 @@ def deal_context(
 
 
 def _js_text(names: list[str], pages: GamePages) -> dict[str, Any]:
-    """The few sentences the screen's modules (static/js/table/) say, in the reader's language."""
+    """The few sentences the screen's modules (static/js/table/) say, in the reader's language,
+    and the players' names."""
+    return {**_sentences(get_language(), pages.slug), "names": names}
+
+
+@functools.lru_cache(maxsize=64)
+def _sentences(language: str | None, game: str) -> dict[str, Any]:
+    """What ``_js_text`` says, once per language and game in a process (about 150 translations
+    looked up on every GET before): the words come from the process's compiled catalogues, so
+    a kept copy is only ever another process's when they change. Nobody changes it: it is
+    read by the page's JSON only."""
+    pages = PAGES[game]
     return {
         "saving": _("Saving…"),
         "saved": _("Saved."),
@@ -117,7 +130,6 @@ def _js_text(names: list[str], pages: GamePages) -> dict[str, Any]:
         "starting": _("Starting the next deal…"),
         "tie_round": _("Round %(n)s: tie-break"),
         "no_card": _("no card to add"),
-        "names": names,
         # The words refusals use for fields: a refusal goes beside the control that claims one.
         "words": pages.words(),
         # What the offline modules say (status, conflict, drafts: static/js/table/).
