@@ -245,19 +245,16 @@ def _mark(summary_id: int, progress: int, *, start: bool = False) -> None:
 
 
 def _store(summary_id: int, *, fingerprint: str, built: dict[str, Any] | None) -> None:
-    with transaction.atomic():
-        summary = SessionSummary.objects.select_for_update().get(pk=summary_id)
-        if built is not None:
-            summary.data = built["data"]
-            summary.html = built["html"]
-            summary.csv = built["csv"]
-            summary.chart_svg = built["chart_svg"]
-        summary.fingerprint = fingerprint
-        summary.state = SummaryState.DONE
-        summary.progress = 100
-        summary.error = ""
-        summary.finished_at = timezone.now()
-        summary.save()
+    """The result, done, in one UPDATE (its own transaction: the row is locked while it is
+    written, as a SELECT ... FOR UPDATE and a save() did in three round trips)."""
+    fields: dict[str, Any] = {}
+    if built is not None:
+        fields.update(data=built["data"], html=built["html"], csv=built["csv"], chart_svg=built["chart_svg"])
+    now = timezone.now()
+    SessionSummary.objects.filter(pk=summary_id).update(
+        **fields, fingerprint=fingerprint, state=SummaryState.DONE, progress=100, error="", finished_at=now,
+        updated_at=now,
+    )
 
 
 def report_done(session_id: int, progress_hook: Any) -> None:
