@@ -21,7 +21,7 @@ from referee.models import Deal, DealStatus, Session, SessionStatus
 from referee.rules import GAMES, Game, MoneyRule
 
 from . import chips
-from .figures import close_settlement, money_text, players, seats_of
+from .figures import SeatRow, close_settlement, money_text, players, seats_of
 from .models import ChipMovement, DealResult
 from .settlement import fewest_transfers, round_to_coin
 from .settlement_story import explain_transfer
@@ -150,9 +150,10 @@ def _chips_by_reason(session_id: int) -> list[tuple[int, str, int]]:
         return [(seat, reason, int(count)) for seat, reason, count in cursor.fetchall()]
 
 
-def settlement(session: Session) -> dict[str, Any]:
-    """The fewest transfers that settle the session, each explained, with any rounding shown."""
-    seats = seats_of(session)
+def settlement(session: Session, seats: list[SeatRow] | None = None) -> dict[str, Any]:
+    """The fewest transfers that settle the session, each explained, with any rounding shown
+    (``seats``: the session's, when the caller has read them already)."""
+    seats = seats_of(session) if seats is None else seats
     n = len(seats)
     stake = session.stake
     game = session.game

@@ -11,13 +11,14 @@ from django.utils.translation import gettext as _
 from referee.models import Session
 from referee.rules import GAMES, competition_ranking
 
-from .figures import close_settlement, money_text, players, seats_of, unit_of
+from .figures import SeatRow, close_settlement, money_text, players, seats_of, unit_of
 from .models import DealResult
 
 
-def standings(session: Session) -> dict[str, Any]:
-    """Per-deal rows with running totals in the game's unit, the totals, places and money."""
-    seats = seats_of(session)
+def standings(session: Session, seats: list[SeatRow] | None = None) -> dict[str, Any]:
+    """Per-deal rows with running totals in the game's unit, the totals, places and money
+    (``seats``: the session's, when the caller has read them already)."""
+    seats = seats_of(session) if seats is None else seats
     n = len(seats)
     game = session.game
     unit = GAMES[game].unit

@@ -48,6 +48,7 @@ from referee.numbers import MINUS, number_text
 
 from . import selectors, summary_chart
 from .csv_writer import SpreadsheetWriter
+from .figures import SeatRow
 from .models import DealResult
 from .settlement_story import explain_transfer
 
@@ -111,14 +112,14 @@ def gather(session: Session) -> dict[str, Any]:
         "players": players,
         "deals": deals,
         "facts": facts,
-        "scoring": _scoring_figures(session),
+        "scoring": _scoring_figures(session, [SeatRow(s.number, s.member_id, s.member.name) for s in seats]),
     }
 
 
-def _scoring_figures(session: Session) -> dict[str, Any]:
+def _scoring_figures(session: Session, seats: list[SeatRow]) -> dict[str, Any]:
     """The standings and settlement exactly as the session pages show them (scoring.selectors
-    owns the money rules, M3, coin rounding and the fewest transfers)."""
-    return {"standings": selectors.standings(session), "settlement": selectors.settlement(session)}
+    owns the money rules, M3, coin rounding and the fewest transfers), from the seats read once."""
+    return {"standings": selectors.standings(session, seats), "settlement": selectors.settlement(session, seats)}
 
 
 def fingerprint(facts: Mapping[str, Any]) -> str:
