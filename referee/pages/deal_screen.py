@@ -8,6 +8,9 @@ import json
 from typing import Any
 
 from django.core.cache import cache
+from django.core.serializers.json import DjangoJSONEncoder
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -93,7 +96,8 @@ def deal_context(
         "next_dealer": rules.next_dealer(rules.from_dict(deal.state)) if finished else None,
         "later_deal": later_deal,
         "stake": session.stake,
-        "snapshot": deal.state,  # the deal's raw snapshot: the tablet's engine goes on from it offline
+        # The deal's raw snapshot, on a scorer's screen only: the tablet's engine goes on from it offline.
+        "snapshot_script": snapshot_script(deal.state) if can_record(role) and session_open else "",
         "js_text": _js_text(names, pages),
     }
     context.update(pages.screen(view, names, notation, state=deal.state, finished=finished, redraw=redraw))
@@ -136,6 +140,17 @@ def _sentences(language: str | None, game: str) -> dict[str, Any]:
         "offline_text": offline_text(),
         "offline_table": table_offline_text(pages),
     }
+
+
+#: What json_script escapes, so that the JSON cannot end the <script> element early.
+_SCRIPT_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
+
+
+def snapshot_script(state: dict[str, Any]) -> SafeString:
+    """``state|json_script:"deal-snapshot"`` without the spaces after commas and colons: a long
+    Mičiganas deal's snapshot (its whole chip ledger) is 15 % smaller (no faster to encode)."""
+    text = json.dumps(state, cls=DjangoJSONEncoder, separators=(",", ":")).translate(_SCRIPT_ESCAPES)
+    return format_html('<script id="deal-snapshot" type="application/json">{}</script>', mark_safe(text))  # noqa: S308
 
 
 def engine_view(deal: Deal, version: str) -> dict[str, Any]:

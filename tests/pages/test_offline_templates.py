@@ -119,3 +119,19 @@ def test_only_a_scorers_get_carries_the_templates(page: Any, start: Any, club_se
     assert "<template" not in watching
     fragment = page(club_setup["users"]["scorer"]).get(f"/deals/{deal.pk}/?fragment=1").content.decode()
     assert "<template" not in fragment
+
+
+def test_the_snapshot_is_the_deals_state_on_a_scorers_screen_only(page: Any, start: Any, club_setup: dict) -> None:
+    """The compact JSON the tablet's engine starts from is the stored state, escaped as json_script does."""
+    import json
+
+    from referee.models import Deal
+
+    deal = start("michigan", PLAYERS["michigan"])
+    scorer = club_setup["users"]["scorer"]
+    services.entry_add(deal_id=deal.pk, payload={"type": "misplay", "player": 1}, user=scorer)
+    html = page(scorer).get(f"/deals/{deal.pk}/").content.decode()
+    found = re.search(r'<script id="deal-snapshot" type="application/json">(.*?)</script>', html)
+    assert found is not None and "<" not in found[1] and ": " not in found[1]
+    assert json.loads(found[1]) == Deal.objects.get(pk=deal.pk).state
+    assert "deal-snapshot" not in page(club_setup["users"]["member"]).get(f"/deals/{deal.pk}/").content.decode()
