@@ -371,11 +371,12 @@ class Night:
                 deal, version = table.deal, None
             if deal is None:
                 return
-            path, headers = f"/deals/{deal}/live/", {"Cookie": f"sessionid={cookie}"}
+            # The screen's poll address (deal.html's data-live-url) names the session.
+            path, headers = f"/deals/{deal}/live/?s={table.session}", {"Cookie": f"sessionid={cookie}"}
             if version is not None and self.poll == "etag":
                 headers["If-None-Match"] = f'"{version}"'
             elif version is not None and self.poll == "legacy":
-                path += f"?v={version}"
+                path += f"&v={version}"
             asked = deal
             answer = await self.request("poll", at, "GET", path, headers)
             if answer is None or asked != deal:

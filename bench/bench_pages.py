@@ -285,7 +285,7 @@ def time_polls(clients: dict[str, Client], deals: list[tuple[str, Deal]], repeat
     polls = []
     worst: dict[str, float] = {}
     for game, deal in deals:
-        url = f"/deals/{deal.pk}/live/"
+        url = f"/deals/{deal.pk}/live/?s={deal.session_id}"  # the screen's poll address
         tags = {}
         for who, client in clients.items():
             for way, fast in _ways():
@@ -371,7 +371,7 @@ def serve(clients: dict[str, Client], polls: list[tuple[Deal, dict[str, str]]], 
               f"{'a shared cache' if cache_url else 'no shared cache'}, a new connection each):")
         print(f"{'deal':>6} {'device':7} {'server median':>14} {'p99':>9} {'worker cpu':>11} {'wall median':>12}")
         for deal, tags in polls:
-            path = f"/deals/{deal.pk}/live/"
+            path = f"/deals/{deal.pk}/live/?s={deal.session_id}"  # the screen's poll address
             for who, tag in tags.items():
                 for _ in range(20):
                     assert get(path, tag, who) == 304, (deal.pk, who)

@@ -104,14 +104,15 @@ def deal_live(request: HttpRequest, pk: int) -> HttpResponse:
 def _deal_live(request: HttpRequest, pk: int) -> HttpResponse:
     user = request.user
     user_id = user.pk
-    club_id = presence.club_of(pk) if poll_cache.enabled() and user_id is not None else None
+    place = poll_cache.place_of(pk) if poll_cache.enabled() and user_id is not None else None
+    club_id = place[0] if place else None
     # Read before the exact check, so a change committing after it is never taken as seen.
-    found = poll_cache.stamps(pk, user_id, club_id) if user_id is not None and club_id is not None else None
+    found = poll_cache.stamps(pk, place[1], user_id, place[0]) if user_id is not None and place else None
     poll = selectors.deal_poll(user, pk)
     if poll is None:
         raise Http404(_("Not found."))
-    if found is not None and club_id is not None:
-        poll_cache.remember(pk, found, poll.version, poll.running_deal, club_id)
+    if found is not None and place is not None:
+        poll_cache.remember(pk, found, poll.version, poll.running_deal, place[0], place[1])
     devices: list[presence.Device] = []
     new_device = None
     if can_record(poll.role):

@@ -31,7 +31,8 @@ def _fast(settings: Any) -> None:
 
 
 def live(deal: Any) -> str:
-    return f"/deals/{deal.pk}/live/"
+    """The poll address the scorer's screen uses (deal.html's data-live-url): it names the session."""
+    return f"/deals/{deal.pk}/live/?s={deal.session_id}"
 
 
 def watch(client: Client, deal: Any) -> Any:
@@ -189,9 +190,9 @@ def test_a_version_read_before_a_change_commits_is_never_served(start: Any, club
     deal = start("cheat", ["admin", "scorer", "member"])
     club_id = club_setup["club"].pk
     user = club_setup["users"]["member"]
-    seen = poll_cache.stamps(deal.pk, user.pk, club_id)
+    seen = poll_cache.stamps(deal.pk, deal.session_id, user.pk, club_id)
     record(deal, club_setup["users"]["scorer"], PLACE)  # commits, renews the generation
-    poll_cache.remember(deal.pk, seen, "0.0.running.open", deal.pk, club_id)
+    poll_cache.remember(deal.pk, seen, "0.0.running.open", deal.pk, club_id, deal.session_id)
     stored = cache.get(poll_cache.poll_key(deal.pk))
     assert stored[0] != cache.get(poll_cache.gen_key(deal.pk))
 
@@ -203,3 +204,21 @@ def test_the_fast_answer_needs_a_cache_every_process_shares(settings: Any) -> No
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                                    "LOCATION": "redis://127.0.0.1:6379/5"}}
     assert poll_cache.enabled()
+
+
+def test_a_poll_naming_no_session_or_another_goes_the_exact_way(
+    page: Any, start: Any, club_setup: dict, django_assert_max_num_queries: Any
+) -> None:
+    """The fast way reads the session's generation by the session the address names; an
+    address without one, or naming another session (a deal moved nowhere: a forged or stale
+    address), is answered by the database, and still right."""
+    deal = start("cheat", ["admin", "scorer", "member"])
+    other = start("cheat", ["admin", "scorer", "member"])
+    watcher = page(club_setup["users"]["member"])
+    tag = watch(watcher, deal)["ETag"]
+    assert other.session_id != deal.session_id
+    for address in (f"/deals/{deal.pk}/live/", f"/deals/{deal.pk}/live/?s={other.session_id}",
+                    f"/deals/{deal.pk}/live/?s=x", f"/deals/{deal.pk}/live/?s=" + "9" * 40):
+        with django_assert_max_num_queries(20) as queries:
+            answer = watcher.get(address, HTTP_IF_NONE_MATCH=tag)
+        assert answer.status_code == 304 and len(queries) > 0, address
