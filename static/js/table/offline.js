@@ -218,8 +218,7 @@ async function recordNow(form, payload, key) {
     the scorer is told it needs the connection and nothing changes. Answers true when taken. */
 function undo(form, hooks) {
   if (!O.ready || !O.drawer) return false;
-  const log = (O.drawn && O.state && O.state.log) || [];
-  if (!log.length) return storedUndo(hooks);
+  // Decided in its turn, after any entry tapped before it: that entry is then the last one.
   const turn = inLine.then(() => undoNow(hooks));
   inLine = turn.catch(() => false);
   return true;
