@@ -6,11 +6,13 @@
    once (offline-view.js). A finished deal's next deal starts here too, with a client id the
    server accepts later. The sync (sync.js) sends the queue in order whenever the server
    answers; once a deal's entries are all on the server the screen shows the server's own
-   rendering again (or opens the server's page of a deal started here).
+   rendering again (or opens the server's page of a deal started here). Undo takes back the
+   device's last entry while it still waits there; a stored one is the server's to undo.
 
    What the device knows of the deal it shows is kept beside the queue in localStorage
-   ("kortos.device.<deal>": snapshot, seq, number, totals base, latest entries), so a reload
-   while offline (the service worker serves the page) draws the same screen again. */
+   ("kortos.device.<deal>": snapshot, seq, number, totals base, latest entries, and for undo
+   the deal before this device's first entry in it and the entries recorded here since), so a
+   reload while offline (the service worker serves the page) draws the same screen again. */
 
 import { S, csrf, current, dealUrl, newKey, seq, setSync } from "./shared.js";
 import { createEngine, engineSupported } from "../offline/engine.js";
