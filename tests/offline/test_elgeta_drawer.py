@@ -8,11 +8,7 @@ Node runs the drawer with the words offline_text() gives it, as the tablet does.
 
 from __future__ import annotations
 
-import json
 import random
-import shutil
-import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,26 +20,17 @@ from referee.games.elgeta import _forecast, trick_rows
 from referee.pages.table_offline_text import table_offline_text
 from referee.rules import GAMES, IllegalEntry
 from referee.rules.cards import RANK_TEXT_LT, SUIT_NAMES_LT, SUIT_SYMBOLS, card_from_text
-from tests.conftest import need
+from tests.offline import drawer_node
+from tests.offline.drawer_node import NAMES as ALL_NAMES
+from tests.offline.drawer_node import plain
 from tests.rules.test_fuzz_all_games import random_legal_deal
 
-ROOT = Path(__file__).resolve().parents[2]
-NAMES = ["Ona", "Jonas", "Rūta", "Petras"]
+NAMES = ALL_NAMES[:4]
 GAME, PAGES_ELGETA = GAMES["elgeta"], PAGES["elgeta"]
 
 
 def run_drawer(request: dict[str, Any]) -> list[Any]:
-    node = shutil.which("node")
-    need(node is not None, "needs Node.js (apt-get install nodejs npm) to run the tablet's drawer")
-    assert node is not None
-    runner = str(Path(__file__).with_name("run_elgeta_drawer.mjs"))
-    done = subprocess.run(
-        [node, "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", runner],
-        input=json.dumps(request), cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    answers: list[Any] = json.loads(done.stdout)
-    return answers
+    return drawer_node.run_drawer(request, "run_elgeta_drawer.mjs", timeout=300)
 
 
 def typed_lt(card: str | None, rng: random.Random) -> str | None:
@@ -75,10 +62,6 @@ def lt_deal(seed: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         if GAME.view(state)["finished"] or len(entries) >= 400:
             break
     return kwargs, entries
-
-
-def plain(value: Any) -> Any:
-    return json.loads(json.dumps(value))
 
 
 @pytest.mark.parametrize("language", ["en", "lt"])
