@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from referee.rules import GAMES
+from referee.rules.cards import RANK_TEXT_EN, RANK_TEXT_LT
 from tests.offline.drawer_node import assert_deals, server_verdicts
 from tests.rules.playout_rukas import random_deal
 
@@ -88,3 +90,23 @@ def test_every_kind_of_verdict_reads_as_on_the_server(options: dict[str, str], l
     """Every sentence the drawer can say, said at least once and compared (English-notation deals;
     the random deals above hold both notations)."""
     assert_deals("rukas", covering_deals(options), language)
+
+
+@pytest.mark.parametrize("language", ["en", "lt"])
+@pytest.mark.parametrize("notation", ["en", "lt"])
+def test_ten_carried_points_read_as_on_the_server(notation: str, language: str) -> None:
+    """Ten void tricks in a row carried to one taker (10 picks the plural category "other", the
+    random deals mostly 1), then two takers and a last trick whose point is lost."""
+    texts = RANK_TEXT_LT if notation == "lt" else RANK_TEXT_EN
+    game = GAMES["rukas"]
+    kwargs = {"players": 2, "dealer": 1, "options": {"notation": notation, "void_trick": "carry"}}
+    by_seat = [(rank, rank) for rank in range(2, 12)] + [(12, 13), (13, 12), (14, 14)]
+    state, entries = game.new_deal(**kwargs), []
+    for ranks in by_seat:
+        leader = game.view(state)["leader"]
+        entry = {"type": "trick", "cards": [texts[ranks[(leader + step) % 2]] for step in range(2)]}
+        state = game.apply(state, entry)
+        entries.append(entry)
+    verdicts = assert_deals("rukas", [(kwargs, entries)], language)[0]
+    assert game.view(state)["finished"]
+    assert len(verdicts[10]["sentences"]) == 2  # the take and its ten carried points
