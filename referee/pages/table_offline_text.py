@@ -25,6 +25,7 @@ def table_offline_text(pages: GamePages) -> dict[str, object]:
         "recorded": _("Recorded in this deal"),
         # The deal's heading and dealer line (deal.html, _finished.html).
         "deal_n": _("deal %(n)s"),
+        "crumb_deal": _("Deal %(n)s"),
         "deal_over": _("Deal %(n)s is over"),
         "start_deal": _("Start deal %(n)s"),
         "and_list": _("%(rest)s and %(last)s"),

@@ -140,6 +140,9 @@ def test_a_whole_rukas_deal_and_the_next_ones_start_offline(
     first = (next_dealer + 1) % 5
     page.get_by_role("heading", name=f"Trick 1 of 13 · {names[first]} reveals first").wait_for()
     assert page.evaluate("location.hash").startswith("#client-")
+    # The heading, the breadcrumb and the window's title all name the deal started here.
+    assert page.locator('.crumbs a[aria-current="page"]').inner_text() == "Deal 2"
+    assert "deal 2" in page.title()
     second = rukas_deal(next_dealer)
     record_trick(page, *second[0][:2], 1)
     times += verdict_times(page)
@@ -149,6 +152,7 @@ def test_a_whole_rukas_deal_and_the_next_ones_start_offline(
     assert page.evaluate("location.hash") == client
     page.wait_for_selector("[data-live][data-seq='1']", state="attached")
     page.get_by_role("heading", name=f"Trick 2 of 13 · {names[second[1][0][0]]} reveals first").wait_for()
+    assert page.locator('.crumbs a[aria-current="page"]').inner_text() == "Deal 2"
     assert page.locator("#last-trick-h").inner_text().startswith("Trick 1: ")
     assert "15 entries kept on this device" in page.locator("#sync").inner_text()  # 14 tricks, 1 deal start
     assert Entry.objects.filter(deal__session=session).count() == 0  # nothing reached the server

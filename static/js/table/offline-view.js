@@ -180,5 +180,8 @@ export function drawHeading(state) {
     strong[0].textContent = nameOf(state.view.dealer);
     strong[1].textContent = nameOf(state.view.first_player);
   }
+  // The breadcrumb's last step names the deal too (base.html's nav, deal.html's crumbs).
+  const crumb = document.querySelector('.crumbs a[aria-current="page"]');
+  if (crumb && t().crumb_deal) crumb.textContent = fmt(t().crumb_deal, { n: state.number });
   document.title = document.title.replace(/\d+/, String(state.number));
 }
