@@ -99,14 +99,15 @@ def test_ten_carried_points_read_as_on_the_server(notation: str, language: str) 
     random deals mostly 1), then two takers and a last trick whose point is lost."""
     texts = RANK_TEXT_LT if notation == "lt" else RANK_TEXT_EN
     game = GAMES["rukas"]
-    kwargs = {"players": 2, "dealer": 1, "options": {"notation": notation, "void_trick": "carry"}}
+    kwargs: dict[str, Any] = {"players": 2, "dealer": 1, "options": {"notation": notation, "void_trick": "carry"}}
     by_seat = [(rank, rank) for rank in range(2, 12)] + [(12, 13), (13, 12), (14, 14)]
     state, entries = game.new_deal(**kwargs), []
     for ranks in by_seat:
-        leader = game.view(state)["leader"]
+        view: Any = game.view(state)
+        leader = view["leader"]
         entry = {"type": "trick", "cards": [texts[ranks[(leader + step) % 2]] for step in range(2)]}
         state = game.apply(state, entry)
         entries.append(entry)
     verdicts = assert_deals("rukas", [(kwargs, entries)], language)[0]
-    assert game.view(state)["finished"]
+    assert game.view(state)["finished"] is True
     assert len(verdicts[10]["sentences"]) == 2  # the take and its ten carried points
