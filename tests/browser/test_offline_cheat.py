@@ -8,7 +8,6 @@ verdict the tablet showed is word for word the server's explain() of that entry.
 from __future__ import annotations
 
 import re
-import statistics
 from typing import Any
 
 import pytest
@@ -22,7 +21,7 @@ from referee.refusals import refusal_from
 from referee.rules import GAMES, IllegalEntry
 
 from .conftest import PHONE, check_a11y, shoot
-from .test_offline_recording import open_ready, reload_offline, verdict_times, within_aim
+from .offline_steps import back_online_to_next_deal, open_ready, reload_offline, report_times, verdict_times, within_aim
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -220,13 +219,10 @@ def test_a_whole_cheat_deal_and_the_next_one_start_offline(
 
     times += verdict_times(page)  # none since the second reload
     assert len(times) == len(plan) - 20 + 2
-    print(f"OFFLINE verdict on screen (Apgaudinėjimas, {len(times)} taps): median {statistics.median(times):.1f} ms, "
-          f"max {max(times):.1f} ms")
-    within_aim(times)
+    report_times("Apgaudinėjimas", times)
 
     # Back online: the queue goes to the server in order, and the screen opens the new deal's page.
-    page.context.set_offline(False)
-    page.wait_for_url(re.compile(rf"/deals/(?!{deal.pk}/)\d+/$"), timeout=60_000)
+    back_online_to_next_deal(page, deal)
     entries = list(Entry.objects.filter(deal=deal).order_by("seq"))
     assert [e.payload for e in entries] == plan
     assert all(e.active for e in entries)

@@ -8,8 +8,6 @@ the tablet said of each entry is what the server's explain() says of it."""
 from __future__ import annotations
 
 import random
-import re
-import statistics
 from typing import Any
 
 import pytest
@@ -24,7 +22,7 @@ from referee.refusals import refusal_from
 from referee.rules import GAMES, IllegalEntry
 
 from .conftest import PHONE, TABLET, check_a11y, shoot
-from .test_offline_recording import open_ready, reload_offline, verdict_times, within_aim
+from .offline_steps import back_online_to_next_deal, open_ready, reload_offline, report_times, verdict_times
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -187,13 +185,10 @@ def test_a_whole_elgeta_deal_offline_in_lithuanian_and_the_next_deal_started(
     assert Entry.objects.filter(deal__session=session).count() == 0  # nothing reached the server
 
     assert len(times) == 26
-    print(f"OFFLINE verdict on screen (Elgeta, 26 taps): median {statistics.median(times):.1f} ms, "
-          f"max {max(times):.1f} ms, all {[round(t) for t in times]}")
-    within_aim(times)
+    report_times("Elgeta", times)
 
     # Back online: the queue goes to the server in order, and the screen moves to the new deal.
-    page.context.set_offline(False)
-    page.wait_for_url(re.compile(rf"/deals/(?!{deal.pk}/)\d+/$"), timeout=60_000)
+    back_online_to_next_deal(page, deal)
     stored = list(Entry.objects.filter(deal=deal).order_by("seq"))
     assert [e.seq for e in stored] == list(range(1, 26)) and all(e.active for e in stored)
     assert [e.payload for e in stored] == [{"type": "trick", "rounds": as_typed(e["rounds"], "lt")} for e in entries]
@@ -279,8 +274,7 @@ def test_a_determined_deal_offline_its_forecast_and_the_finish_from_it(
     shoot(page, f"offline-elgeta-finished-{size['width']}")
     times = verdict_times(page)
     assert len(times) == 3
-    print(f"OFFLINE verdict on screen (Elgeta determined, {size['width']} px): {[round(t) for t in times]} ms")
-    within_aim(times)
+    report_times("Elgeta determined", times)
 
     page.context.set_offline(False)
     page.wait_for_function("document.querySelector('[data-live]').dataset.version.indexOf('device-') !== 0",

@@ -8,8 +8,6 @@ explain() of that entry, word for word."""
 from __future__ import annotations
 
 import json
-import re
-import statistics
 from typing import Any
 
 import pytest
@@ -23,7 +21,7 @@ from referee.rules import GAMES, IllegalEntry
 from scoring.models import DealResult
 
 from .conftest import PHONE, check_a11y, shoot
-from .test_offline_recording import open_ready, reload_offline, verdict_times, within_aim
+from .offline_steps import back_online_to_next_deal, open_ready, reload_offline, report_times, verdict_times
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -191,13 +189,10 @@ def test_a_whole_michigan_deal_and_the_next_one_start_offline(
     assert Entry.objects.filter(deal__session=session).count() == 0  # nothing reached the server
 
     assert len(times) == 6
-    print(f"OFFLINE verdict on screen (Mičiganas, 6 taps): median {statistics.median(times):.1f} ms, "
-          f"all {[round(t) for t in times]}")
-    within_aim(times)
+    report_times("Mičiganas", times)
 
     # Back online: the queue goes to the server in order, and the screen moves to the new deal.
-    page.context.set_offline(False)
-    page.wait_for_url(re.compile(rf"/deals/(?!{deal.pk}/)\d+/$"), timeout=60_000)
+    back_online_to_next_deal(page, deal)
     entries = list(Entry.objects.filter(deal=deal).order_by("seq"))
     assert [e.seq for e in entries] == [1, 2, 3, 4, 5] and all(e.active for e in entries)
     assert [e.payload["type"] for e in entries] == ["exchange", "prize", "misplay", "prize", "out"]
@@ -268,8 +263,7 @@ def test_live_mode_in_lithuanian_card_by_card_offline(
     board = page.locator("section[aria-labelledby=board-h]").inner_text()
     chips = page.locator("section[aria-labelledby=net-h]").inner_text()
     lines = listed(page)
-    print(f"OFFLINE verdict on screen (Mičiganas live, lt, phone): {[round(t) for t in times]} ms")
-    within_aim(times)
+    report_times("Mičiganas live", times)
 
     page.context.set_offline(False)
     page.wait_for_function("document.querySelector('[data-live]').dataset.version.indexOf('device-') !== 0",

@@ -6,10 +6,8 @@ tablet's."""
 
 from __future__ import annotations
 
-import math
 import re
 import statistics
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,23 +20,15 @@ from referee.rules import GAMES
 from referee.rules.cards import RANK_TEXT_LT
 
 from .conftest import PHONE, TABLET, shoot
+from .offline_steps import open_ready, reload_offline, report_times, verdict_times
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-#: The verdict's time on screen, measured in the page (the same timer as the bench's).
-TIMER = (Path(__file__).resolve().parents[2] / "bench" / "tap_timer.js").read_text(encoding="utf-8")
 
 NAMES = ["Ona", "Jonas", "Rūta", "Petras", "Asta"]
 RUKAS_RANKS = [RANK_TEXT_LT[v] for v in range(2, 15)]
 
 
-def open_ready(open_page: Any, user: Any, url: str, size: dict[str, int] = TABLET, language: str = "en") -> Any:
-    page = open_page(user, size=size, language=language)
-    page.add_init_script(TIMER)
-    page.goto(url)
-    # The engine loads in the background; the screen says when it can referee offline.
-    page.wait_for_selector("#deal[data-offline=ready]", state="attached", timeout=60_000)
-    return page
 
 
 def rukas_deal(dealer: int) -> list[tuple[list[int], list[str], int | None]]:
@@ -63,37 +53,10 @@ def record_trick(page: Any, order: list[int], ranks: list[str], seq: int) -> Non
     page.wait_for_selector(f"[data-live][data-seq='{seq}']", state="attached")
 
 
-def reload_offline(page: Any) -> None:
-    assert page.evaluate("navigator.serviceWorker.controller !== null"), "the service worker keeps the page"
-    page.reload()
-    page.wait_for_selector("#deal[data-offline=ready]", state="attached", timeout=60_000)
 
 
-def verdict_times(page: Any) -> list[float]:
-    # The last tap's time is pushed from an animation frame after its verdict is drawn: one
-    # frame more, and it is in (read at once, it was sometimes missing).
-    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-    return [float(t) for t in page.evaluate("window.__verdicts")]
 
 
-def within_aim(times: list[float]) -> None:
-    """The aim is every verdict on screen within 100 ms of its tap. What is met here, every run
-    and every game: the median tap within it, four taps in five within it (of three or four,
-    all but one), and no tap near a trip to the network (the online path's first retry waits a
-    second). A game's own test may ask more of its taps (Rūkas: a median under 50 ms).
-
-    Why not every tap: Chromium's traces of the slow taps show the main thread waiting for a
-    core, not working. A tap costs the page 6-18 ms of CPU (the engine's worker a few more),
-    but one 404 ms task used 12.6 ms of it: the rest it waited, with the page sharing two
-    cores with every other test run here (load average 10-20). Until 1 December 2026 the first
-    tap after a load was the slow one most runs (38-301 ms, half over 190, against 10-60 ms
-    after): its verdict was the first the drawing code ever drew. The warm-up now also draws a
-    verdict into a copy of the screen nobody sees (offline.js), and the first tap measures like
-    the others (17-46 ms in 8 runs at load 10-12), so it is held to the same bounds."""
-    ordered = sorted(times)
-    assert statistics.median(ordered) < 100, ordered
-    assert sum(t >= 100 for t in ordered) <= math.ceil(len(ordered) / 5), ordered
-    assert ordered[-1] < 500, ordered
 
 
 def test_a_whole_rukas_deal_and_the_next_ones_start_offline(
@@ -158,9 +121,7 @@ def test_a_whole_rukas_deal_and_the_next_ones_start_offline(
     assert Entry.objects.filter(deal__session=session).count() == 0  # nothing reached the server
 
     assert len(times) == 14
-    print(f"OFFLINE verdict on screen (Rūkas, 14 taps): median {statistics.median(times):.1f} ms, "
-          f"max {max(times):.1f} ms, all {[round(t) for t in times]}")
-    within_aim(times)
+    report_times("Rūkas", times)
     # A trick's verdict draws little: its median is measured at 17-25 ms (load average 10-20).
     assert statistics.median(times) < 50, times
 
@@ -234,8 +195,7 @@ def test_five_velnias_deals_in_a_row_offline_then_synced(
     assert "9 entries kept on this device" in page.locator("#sync").inner_text()  # 5 endings, 4 deal starts
     times = verdict_times(page)
     assert len(times) == 5
-    print(f"OFFLINE verdict on screen (Velnias, {size['width']} px): {[round(t) for t in times]} ms")
-    within_aim(times)
+    report_times("Velnias", times)
 
     page.context.set_offline(False)
     # Once the fifth deal's entries are on the server, the screen opens its page.

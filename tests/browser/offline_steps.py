@@ -1,0 +1,73 @@
+"""What the offline browser tests (tests/browser/test_offline_*.py) share: a recording screen
+opened with the tap timer and the engine ready, a reload with the network cut, the verdicts'
+times on screen and the aim they are held to, and the way back online to the deal the
+device started."""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from pathlib import Path
+from typing import Any
+
+from .conftest import TABLET
+
+#: The verdict's time on screen, measured in the page (the same timer as the bench's).
+TIMER = (Path(__file__).resolve().parents[2] / "bench" / "tap_timer.js").read_text(encoding="utf-8")
+
+
+def open_ready(open_page: Any, user: Any, url: str, size: dict[str, int] = TABLET, language: str = "en") -> Any:
+    page = open_page(user, size=size, language=language)
+    page.add_init_script(TIMER)
+    page.goto(url)
+    # The engine loads in the background; the screen says when it can referee offline.
+    page.wait_for_selector("#deal[data-offline=ready]", state="attached", timeout=60_000)
+    return page
+
+
+def reload_offline(page: Any) -> None:
+    assert page.evaluate("navigator.serviceWorker.controller !== null"), "the service worker keeps the page"
+    page.reload()
+    page.wait_for_selector("#deal[data-offline=ready]", state="attached", timeout=60_000)
+
+
+def verdict_times(page: Any) -> list[float]:
+    # The last tap's time is pushed from an animation frame after its verdict is drawn: one
+    # frame more, and it is in (read at once, it was sometimes missing).
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    return [float(t) for t in page.evaluate("window.__verdicts")]
+
+
+def within_aim(times: list[float]) -> None:
+    """The aim is every verdict on screen within 100 ms of its tap. What is met here, every run
+    and every game: the median tap within it, four taps in five within it (of three or four,
+    all but one), and no tap near a trip to the network (the online path's first retry waits a
+    second). A game's own test may ask more of its taps (Rūkas: a median under 50 ms).
+
+    Why not every tap: Chromium's traces of the slow taps show the main thread waiting for a
+    core, not working. A tap costs the page 6-18 ms of CPU (the engine's worker a few more),
+    but one 404 ms task used 12.6 ms of it: the rest it waited, with the page sharing two
+    cores with every other test run here (load average 10-20). Until 1 December 2026 the first
+    tap after a load was the slow one most runs (38-301 ms, half over 190, against 10-60 ms
+    after): its verdict was the first the drawing code ever drew. The warm-up now also draws a
+    verdict into a copy of the screen nobody sees (offline.js), and the first tap measures like
+    the others (17-46 ms in 8 runs at load 10-12), so it is held to the same bounds."""
+    ordered = sorted(times)
+    assert statistics.median(ordered) < 100, ordered
+    assert sum(t >= 100 for t in ordered) <= math.ceil(len(ordered) / 5), ordered
+    assert ordered[-1] < 500, ordered
+
+
+def report_times(game: str, times: list[float]) -> None:
+    """Print the taps' times (the figures the closing notes quote) and hold them to the aim."""
+    print(f"OFFLINE verdict on screen ({game}, {len(times)} taps): median {statistics.median(times):.1f} ms, "
+          f"max {max(times):.1f} ms, all {[round(t) for t in times]}")
+    within_aim(times)
+
+
+def back_online_to_next_deal(page: Any, deal: Any) -> None:
+    """The network returns: the queue goes to the server in order, and the screen moves on to
+    the page of the deal the device started after ``deal``."""
+    page.context.set_offline(False)
+    page.wait_for_url(re.compile(rf"/deals/(?!{deal.pk}/)\d+/$"), timeout=60_000)
