@@ -250,8 +250,8 @@ def build(output: Path = OUTPUT, *, with_pyodide: bool = True) -> dict[str, Any]
     for old in output.glob("engine-*"):
         if old.name not in (*names.values(), snapshot):
             old.unlink()
-    (output / names["archive"]).write_bytes(archive)
-    (output / names["catalogue"]).write_bytes(words)
+    _replace(output / names["archive"], archive)
+    _replace(output / names["catalogue"], words)
     hashes = {"archive": hashlib.sha256(archive).hexdigest(), "catalogue": hashlib.sha256(words).hexdigest()}
     if snapshot is not None:
         failed = make_snapshot(output / names["archive"], output / names["catalogue"], output / snapshot)
@@ -270,5 +270,18 @@ def build(output: Path = OUTPUT, *, with_pyodide: bool = True) -> dict[str, Any]
         "files": ["referee/__init__.py"] + [str(path.relative_to(ROOT)) for path in engine_files()],
         "sha256": hashes,
     }
-    (output / "engine.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    _replace(output / "engine.json", (json.dumps(manifest, indent=2) + "\n").encode())
     return manifest
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` as one step (a temporary file renamed over it), and not at all
+    when it already holds them: a page or a test loading the engine while a build runs (tests
+    build it, the server serves it) never reads a file half written."""
+    if path.is_file() and path.read_bytes() == data:
+        return
+    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", delete=False) as temporary:
+        temporary.write(data)
+    Path(temporary.name).chmod(0o644)  # as write_bytes made it: readable by the server's user
+    Path(temporary.name).replace(path)
+
