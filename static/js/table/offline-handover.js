@@ -1,0 +1,111 @@
+/* What the sync says, on the screen (one job: the sync's news handed over to the scorer). Split
+   out of offline.js (issue 13): the status line, a conflict's dialog (one at a time), what was
+   set aside, and the server's own screen back once this deal's entries are all on the server. */
+
+import { S, dealUrl, setSync } from "./shared.js";
+import { isClientDealId } from "../offline/queue.js";
+import { clearPending } from "./record.js";
+import { refresh } from "./live.js";
+import { renderStatus } from "./status.js";
+import { conflictText, oneAtATime, renderSetAside, showConflict } from "./conflict.js";
+import { conflictVerdicts } from "./conflict-verdicts.js";
+import { O, countHere, dropDevice, failed, note, shownDeal } from "./offline-state.js";
+
+/** The sync said something: the status line, a conflict, and the server's screen back once
+    this deal's entries are all there. */
+export async function onChange(status) {
+  if (status.state === "idle" || status.state === "sending") O.down = false;
+  if (status.state === "offline" || status.state === "retrying") O.down = status.state === "offline" || O.down;
+  const quiet = status.state === "idle" && !status.waiting && !O.sent && !O.drawn;
+  if (!quiet) {
+    renderStatus(S.syncLine, status, S.T.offline_text || {});
+    if (status.state === "idle" && !status.waiting) S.syncLine.dataset.state = "saved";
+  }
+  if (status.state === "conflict" && status.conflict) return showTheConflict(status.conflict);
+  await showSetAside();
+  const kept = readKept();
+  if (kept && !(await O.queue.list()).some((r) => r.key === kept.key)) {
+    O.sent = true;
+    clearPending(kept.key);
+  }
+  if (status.state === "sending") {
+    O.sent = true;
+    S.localChanges += 1;  // a poll that started before this is stale news, not another device
+  }
+  O.waitingHere = await countHere();
+  if (O.waitingHere || status.state !== "idle") return undefined;
+  // Everything of this deal is on the server: show the server's own screen of it.
+  const deal = O.state ? O.state.deal : shownDeal();
+  if (isClientDealId(deal)) {
+    const server = await O.queue.serverDealId(deal);
+    if (server !== null) {
+      dropDevice(deal);
+      note(S.T.offline_table.moving);
+      window.location.assign(dealUrl(server));
+    }
+    return undefined;
+  }
+  if (O.drawn || O.sent) {
+    O.sent = false;
+    const swapped = await refresh();
+    if (swapped) {
+      O.drawn = false;
+      O.state = null;
+      dropDevice(deal);
+    }
+  }
+  return undefined;
+}
+
+function readKept() {
+  try { return JSON.parse(localStorage.getItem("kortos.pending." + S.dealId) || "null"); } catch (e) { return null; }
+}
+
+/** What the scorer set aside in a conflict stays readable on the screen (never dropped). */
+async function showSetAside() {
+  const records = await O.queue.listAside();
+  let box = document.getElementById("set-aside");
+  if (!records.length) { if (box) box.replaceChildren(); return; }
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "set-aside";
+    (document.querySelector("[data-offline-note]") || S.syncLine).after(box);
+  }
+  renderSetAside(box, records, { text: conflictText(S.T) });
+}
+
+function showTheConflict(conflict) {
+  O.desk ??= oneAtATime({ open: openConflict, current: () => O.sync.conflict });
+  O.desk.offer(conflict).catch((error) => setSync("error", failed(error)));
+}
+
+async function openConflict(conflict) {
+  let box = document.getElementById("conflict");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "conflict";
+    S.syncLine.after(box);
+  }
+  // The verdicts in the session's language (the engine's own text is English); the engine
+  // only once it is loaded: a conflict is never held up by its loading.
+  const { explain } = await conflictVerdicts(conflict, {
+    drawer: O.drawer, engine: O.ready ? O.engine : null, session: S.screen.dataset.session,
+  });
+  return showConflict(box, conflict, {
+    text: conflictText(S.T),
+    explain,
+    // The dialog stays (its buttons off, "Resolving…") until all of this is done; a conflict
+    // the sync meets meanwhile waits for it to close.
+    onChoose: async (choice) => {
+      await O.sync.resolve(choice);
+      // The server's version (with mine on top, if chosen) is what the screen shows next.
+      const deal = O.state ? O.state.deal : shownDeal();
+      if (!isClientDealId(deal)) {
+        dropDevice(deal);
+        O.state = null;
+        O.drawn = false;
+        await refresh();
+      }
+    },
+  });
+}
