@@ -11,6 +11,9 @@
 from __future__ import annotations
 
 import ast
+import fnmatch
+import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -137,3 +140,50 @@ def test_no_module_of_the_django_apps_over_500_lines(package: str) -> None:
         if count > 500
     ]
     assert long == []
+
+
+#: The tablet's ES modules (issue 13): the house forbids import cycles there too, though the
+#: language allows them.
+JS_DIRS = ("static/js/table", "static/js/offline")
+# A specifier after `from`, after a bare `import`, or inside `import(...)`, in quotes or
+# backticks; a dynamic one may be built from a template (`./games/${game}.js`).
+JS_IMPORT = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*(?:new\s+URL\(\s*)?)(["'`])([^"'`]+)\1""")
+
+
+def js_files() -> list[Path]:
+    return sorted(path for folder in JS_DIRS for path in (ROOT / folder).rglob("*.js"))
+
+
+def js_imports(path: Path, known: set[Path]) -> set[Path]:
+    """The tablet's modules that ``path`` imports, statically or with ``import()``; a template
+    specifier counts as an import of every module it could name."""
+    found: set[Path] = set()
+    for _quote, spec in JS_IMPORT.findall(path.read_text()):
+        if not spec.startswith("."):
+            continue  # a URL or a bare name: not one of the project's modules
+        pattern = re.sub(r"\$\{[^}]*\}", "*", spec)
+        for target in known:
+            relative = os.path.relpath(target, path.parent)
+            if fnmatch.fnmatchcase(relative, pattern.removeprefix("./")) and target != path:
+                found.add(target)
+    return found
+
+
+def js_graph() -> dict[str, set[str]]:
+    paths = js_files()
+    known = set(paths)
+
+    def name(path: Path) -> str:
+        return path.relative_to(ROOT).as_posix()
+
+    return {name(path): {name(target) for target in js_imports(path, known)} for path in paths}
+
+
+def test_no_import_cycle_between_the_tablets_js_modules() -> None:
+    graph = js_graph()
+    # The walk reads what it should: screen.js reaches the offline path, and the drawers are
+    # reached through their template import.
+    assert "static/js/table/offline.js" in graph["static/js/table/screen.js"]
+    assert "static/js/table/games/cheat.js" in graph["static/js/table/offline-view.js"]
+    assert "static/js/offline/sync.js" in graph["static/js/table/conflict.js"]
+    assert find_cycle(graph) is None
