@@ -137,7 +137,7 @@ def test_a_recording_screen_comes_back_offline_after_a_reload_and_in_a_new_tab(
     try:
         page = context.new_page()
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("pageerror", lambda error: errors.append(f"{error} {error.stack or ''}".strip()))
         page.goto(f"/deals/{deal.pk}/")
         assert_recording_screen(page, deal)
         page.wait_for_function(CONTROLLED)

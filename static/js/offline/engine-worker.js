@@ -23,6 +23,15 @@ import { inflateSnapshot } from "./engine-snapshot.js";
 let manifestURL = null;
 let loading = null;
 
+// Pyodide's loader leaves promises of its own rejected when a download fails (the network cut
+// while the engine is still loading): the load's failure is already this worker's answer
+// ({failure}, and the screen asks the server), so these echoes of it are logged, not raised as
+// uncaught errors of the page (a test caught one as "Failed to fetch" under load).
+self.addEventListener("unhandledrejection", (event) => {
+  event.preventDefault();
+  console.warn("engine: a download failed while loading:", event.reason);
+});
+
 function start(manifest) {
   manifestURL = new URL(manifest || "/static/offline/engine.json", self.location.href);
   loading = load();
