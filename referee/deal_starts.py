@@ -179,7 +179,7 @@ def _read_sql(session_id: int, user: Any, client_id: str | None) -> tuple[_Table
     if row is None:
         raise NotFound(_("Not found."))
     *columns, role, names, previous, running, earlier_id = row
-    session = entry_store._from_row(Session, columns)
+    session = entry_store.from_row(Session, columns)
     names = list(_json(names) or [])
     session._seat_names = names  # refusals name the players
     previous = _json(previous)

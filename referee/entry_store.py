@@ -99,8 +99,8 @@ def _lock_deal_sql(deal_id: int, user_id: int | None) -> LockedDeal:
         raise NotFound(_("Not found."))
     *columns, role, names = row
     split = len(Deal._meta.concrete_fields)
-    deal = _from_row(Deal, columns[:split])
-    deal.session = _from_row(Session, columns[split:])
+    deal = from_row(Deal, columns[:split])
+    deal.session = from_row(Session, columns[split:])
     if isinstance(names, str):
         names = json.loads(names)
     return LockedDeal(deal=deal, role=role, names=list(names or []))
@@ -118,8 +118,9 @@ def _lock_deal_orm(deal_id: int, user_id: int | None) -> LockedDeal:
     return LockedDeal(deal=deal, role=getattr(deal, "member_role", None), names=None)
 
 
-def _from_row(model: type[Model], values: Sequence[Any]) -> Any:
-    """An instance from its columns in field order, each value converted as a queryset would."""
+def from_row(model: type[Model], values: Sequence[Any]) -> Any:
+    """An instance from its columns in field order, each value converted as a queryset would
+    (the literal statements of the hot path: here, the deal start's and the token check's)."""
     fields = model._meta.concrete_fields
     converted = []
     for field, value in zip(fields, values, strict=True):

@@ -7,7 +7,7 @@ put a third of their CPU in ``TokenAuthentication.authenticate_credentials``, mo
 ORM compiling the token-and-user join (``select_related``) anew for every request. The
 statement below is that join, written out; the answer is the same rows, read at every request
 as before (no cache: a deleted token or a deactivated user is refused at once). Other databases
-(SQLite) take REST framework's own path. tests/referee/test_api_authentication.py holds the
+(SQLite) take REST framework's own path. tests/api/test_token_statement.py holds the
 statement's columns to the models and both paths to the same answers.
 """
 
@@ -52,8 +52,8 @@ class TokenAuthentication(authentication.TokenAuthentication):
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         split = len(Token._meta.concrete_fields)
-        token = entry_store._from_row(Token, row[:split])
-        token.user = entry_store._from_row(get_user_model(), row[split:])
+        token = entry_store.from_row(Token, row[:split])
+        token.user = entry_store.from_row(get_user_model(), row[split:])
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         return (token.user, token)
