@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from referee.rules import GAMES, IllegalEntry
 
-from . import entry_store, selectors
+from . import entry_store, prepared, selectors
 from .errors import Conflict, NotFound, Refusal
 from .models import Deal, DealStatus, Role, Session
 from .permissions import check_role, require_role
@@ -143,11 +143,14 @@ def _read_orm(session: Session, client_id: str | None) -> _Table:
 
 _SESSION_COLUMNS = ", ".join(f's."{field.column}"' for field in Session._meta.concrete_fields)
 
-# Two statements in one round trip: the lock first, and then the read, which takes its own
-# snapshot after any wait for the lock, so it sees a deal that another start (or a finishing
-# entry) committed meanwhile. The role subquery reads no row that this lock waits for.
+# Two statements, prepared (``referee.prepared``): the lock first, and then the read, which
+# takes its own snapshot after any wait for the lock, so it sees a deal that another start (or a
+# finishing entry) committed meanwhile. The role subquery reads no row that this lock waits
+# for. (They were one round trip with client-side binding; a prepared statement is one
+# statement, and planning the read cost the database more than the second round trip does.)
+LOCK_SESSION_SQL = 'SELECT 1 FROM "referee_session" WHERE id = %(session)s FOR UPDATE'
+
 READ_SESSION_SQL = f"""
-SELECT 1 FROM "referee_session" WHERE id = %(session)s FOR UPDATE;
 SELECT {_SESSION_COLUMNS},
        (SELECT m.role FROM "referee_member" m
          WHERE m.club_id = s.club_id AND m.user_id = %(user)s AND m.active) AS role,
@@ -171,10 +174,10 @@ def _json(value: Any) -> Any:
 
 def _read_sql(session_id: int, user: Any, client_id: str | None) -> tuple[_Table, str | None]:
     user_id = user.pk if getattr(user, "is_authenticated", False) else None
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
+        cursor.execute(LOCK_SESSION_SQL, {"session": session_id})
         cursor.execute(READ_SESSION_SQL, {"session": session_id, "user": user_id, "running": DealStatus.RUNNING.value,
                                           "client": client_id})
-        cursor.nextset()
         row = cursor.fetchone()
     if row is None:
         raise NotFound(_("Not found."))
@@ -200,7 +203,7 @@ def _insert(deal: Deal) -> None:
     pre_save.send(sender=Deal, instance=deal, raw=False, using=connection.alias, update_fields=None)
     values = [field.get_db_prep_save(field.pre_save(deal, True), connection) for field in fields]
     columns = ", ".join(f'"{field.column}"' for field in fields)
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(f'INSERT INTO "referee_deal" ({columns}) VALUES ({", ".join(["%s"] * len(fields))})'
                        " RETURNING id", values)
         (deal.pk,) = cursor.fetchone()

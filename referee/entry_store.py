@@ -14,7 +14,9 @@ In process (cProfile, a 200-entry deal) the ORM path spent 23-27 ms per entry ag
 9-11 ms, mostly compiling the locking join with its role subquery, the key check, the insert
 and the update (five round trips with the answer's names, instead of two).
 
-tests/referee/test_entry_store.py holds the statements' tables and columns to the models;
+Both statements run prepared (``referee.prepared``): planned once per connection, which took
+the database's CPU per request of a Velnias table from 2.46 ms to 1.39 ms (bench_tables.py,
+2 December 2026). tests/referee/test_entry_store.py holds the statements' tables and columns to the models;
 the entry-service tests run on both paths on PostgreSQL (tests/referee/conftest.py).
 """
 
@@ -29,7 +31,7 @@ from django.db import connection
 from django.db.models import Field, Model, OuterRef, Subquery
 from django.utils.translation import gettext as _
 
-from . import signals
+from . import prepared, signals
 from .errors import NotFound
 from .models import Deal, Entry, Member, Session
 
@@ -92,7 +94,7 @@ def lock_deal(deal_id: int, user: Any) -> LockedDeal:
 
 
 def _lock_deal_sql(deal_id: int, user_id: int | None) -> LockedDeal:
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(LOCK_DEAL_SQL, {"user": user_id, "deal": deal_id})
         row = cursor.fetchone()
     if row is None:
@@ -121,14 +123,35 @@ def _lock_deal_orm(deal_id: int, user_id: int | None) -> LockedDeal:
 def from_row(model: type[Model], values: Sequence[Any]) -> Any:
     """An instance from its columns in field order, each value converted as a queryset would
     (the literal statements of the hot path: here, the deal start's and the token check's)."""
-    fields = model._meta.concrete_fields
-    converted = []
-    for field, value in zip(fields, values, strict=True):
-        column = field.get_col(model._meta.db_table)
-        for convert in [*connection.ops.get_db_converters(column), *column.get_db_converters(connection)]:
-            value = convert(value, column, connection)
-        converted.append(value)
-    return model.from_db(connection.alias, [field.attname for field in fields], converted)
+    attnames, converters = _converters(model, connection.alias)
+    converted = list(values)
+    for index, column, convert in converters:
+        value = converted[index]
+        for step in convert:
+            value = step(value, column, connection)
+        converted[index] = value
+    return model.from_db(connection.alias, attnames, converted)
+
+
+_Converters = tuple[list[str], list[tuple[int, Any, list[Any]]]]
+_CONVERTERS: dict[tuple[type[Model], str], _Converters] = {}
+
+
+def _converters(model: type[Model], alias: str) -> _Converters:
+    """The model's field names and, for the fields that have any, the database's and the field's
+    converters (asked once per model and database: asking at every row cost a fifth of a
+    millisecond per request)."""
+    known = _CONVERTERS.get((model, alias))
+    if known is None:
+        fields = model._meta.concrete_fields
+        steps = []
+        for index, field in enumerate(fields):
+            column = field.get_col(model._meta.db_table)
+            convert = [*connection.ops.get_db_converters(column), *column.get_db_converters(connection)]
+            if convert:
+                steps.append((index, column, convert))
+        known = _CONVERTERS[(model, alias)] = ([field.attname for field in fields], steps)
+    return known
 
 
 # -- the store -------------------------------------------------------------------------------
@@ -163,7 +186,7 @@ def store_entry(entry: Entry, deal: Deal) -> bool:
     # Values prepared by the fields themselves, exactly as save() would (created_at included).
     values = [f.get_db_prep_save(f.pre_save(entry, True), connection) for f in entry_fields]
     values += [f.get_db_prep_save(getattr(deal, f.attname), connection) for f in _snapshot_fields()]
-    with connection.cursor() as cursor:
+    with prepared.cursor() as cursor:
         cursor.execute(STORE_ENTRY_SQL, [*values, deal.pk])
         row = cursor.fetchone()
     if row is None:

@@ -36,12 +36,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date, datetime
 from decimal import Decimal
+from functools import cache
 from typing import Any
 
 from django.db import connection
-from django.db.models import Model
+from django.db.models import Field, Model
 from django.utils import timezone
 
+from referee import prepared
 from referee.models import Deal, DealStatus, Seat, Session
 from referee.rules import GAMES
 
@@ -71,29 +73,15 @@ def _bump(
     board_version.changed(club_id, moment)  # the leaderboard's cached totals of that day retire once this commits
     local = timezone.localtime(moment)
     buckets = {"month": date(local.year, local.month, 1), "day": date(local.year, local.month, local.day)}
-    statements: list[tuple[str, list[Any]]] = []
-    for model, bucket in AGGREGATES:
-        # One upsert per table; the increment happens in the database, so two tables finishing
-        # deals at the same moment cannot lose each other's counts.
-        table = model._meta.db_table
-        keys = ["club_id", "game", *([bucket] if bucket else []), "member_id"]
-        columns = [*keys, "deals", "wins", "points", "money"]
-        values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))
-        params: list[Any] = []
-        for member, deals, wins, points, money in rows:
-            params += [club_id, game, *([buckets[bucket]] if bucket else []), member, deals, wins, points, money]
-        statements.append((
-            f"INSERT INTO {table} ({', '.join(columns)}) VALUES {values} "  # noqa: S608 - names from models
-            f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET "
-            + ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in ("deals", "wins", "points", "money")),
-            params,
-        ))
-    with connection.cursor() as cursor:
-        if connection.vendor in ONE_STATEMENT_VENDORS:
-            cursor.execute(*_one_statement(statements))
-        else:
-            for sql, params in statements:
-                cursor.execute(sql, params)
+    if connection.vendor in ONE_STATEMENT_VENDORS:
+        members, deals, wins, points, money = (list(column) for column in zip(*rows, strict=True))
+        with prepared.cursor() as cursor:
+            cursor.execute(_bump_sql(), {"club": club_id, "game": game, **buckets, "members": members,
+                                         "deals": deals, "wins": wins, "points": points, "money": money})
+    else:
+        with connection.cursor() as cursor:
+            for model, bucket in AGGREGATES:
+                cursor.execute(*_upsert_rows(model, bucket, club_id, game, buckets, rows))
     if sign < 0:
         # An undo leaves the tables exactly as before: no empty rows behind.
         for model, bucket in AGGREGATES:
@@ -104,21 +92,67 @@ def _bump(
             model.objects.filter(**filters).delete()  # type: ignore[attr-defined]
 
 
-#: Where the three upserts go to the database as one statement (``_one_statement``); elsewhere
-#: (SQLite has no INSERT inside WITH) they are sent one by one, with the same effect.
+#: Where the three upserts go to the database as one prepared statement (``_bump_sql``);
+#: elsewhere (SQLite has no INSERT inside WITH) they are sent one by one, with the same effect.
 ONE_STATEMENT_VENDORS = frozenset({"postgresql"})
 
+#: What an aggregate row adds up; the key columns come before them.
+SUMS = ("deals", "wins", "points", "money")
 
-def _one_statement(statements: list[tuple[str, list[Any]]]) -> tuple[str, list[Any]]:
-    """The upserts as one PostgreSQL statement: the first as the primary statement, the others
-    as data-modifying WITH clauses. PostgreSQL runs the primary statement first and then the
-    WITH clauses, later ones first; so they are listed last to first, and every transaction
-    locks the month's, the day's and the all-time rows in the same order as the separate
-    statements do (never a deadlock between the two paths)."""
-    (first, first_params), *others = statements
-    ordered = list(reversed(others))
-    sql = "WITH " + ", ".join(f"a{n} AS ({text})" for n, (text, _params) in enumerate(ordered)) + " " + first
-    return sql, [p for _text, params in ordered for p in params] + first_params
+
+def _keys(bucket: str | None) -> list[str]:
+    return ["club_id", "game", *([bucket] if bucket else []), "member_id"]
+
+
+def _on_conflict(table: str, keys: list[str]) -> str:
+    # The increment happens in the database, so two tables finishing deals at the same moment
+    # cannot lose each other's counts.
+    return (f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET "
+            + ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in SUMS))
+
+
+def _upsert_rows(model: type[Model], bucket: str | None, club_id: int, game: str, buckets: dict[str, date],
+                 rows: list[tuple[int, int, int, int, Decimal]]) -> tuple[str, list[Any]]:
+    """One table's upsert with its rows as VALUES (the path of databases other than PostgreSQL)."""
+    table, keys = model._meta.db_table, _keys(bucket)
+    columns = [*keys, *SUMS]
+    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))
+    params: list[Any] = []
+    for member, deals, wins, points, money in rows:
+        params += [club_id, game, *([buckets[bucket]] if bucket else []), member, deals, wins, points, money]
+    sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES {values}"  # noqa: S608 - names from models
+    return sql + _on_conflict(table, keys), params
+
+
+def _column_type(model: type[Model], name: str) -> str:
+    field = model._meta.get_field(name)
+    assert isinstance(field, Field)
+    return str(field.db_type(connection))
+
+
+@cache
+def _bump_sql() -> str:
+    """The three upserts as one PostgreSQL statement whose text does not depend on the number of
+    players (the rows come as one array per column, in member order), so it is prepared once per
+    connection (``referee.prepared``): the first upsert as the primary statement, the others as
+    data-modifying WITH clauses. PostgreSQL runs the primary statement first and then the WITH
+    clauses, later ones first; so they are listed last to first, and every transaction locks
+    the month's, the day's and the all-time rows in the same order as the separate statements
+    do (never a deadlock between the two paths)."""
+    upserts = []
+    for model, bucket in AGGREGATES:
+        table, keys = model._meta.db_table, _keys(bucket)
+        sums = ", ".join([f"%(members)s::{_column_type(model, 'member')}[]",
+                          *(f"%({name})s::{_column_type(model, name)}[]" for name in SUMS)])
+        fixed = [f"%(club)s::{_column_type(model, 'club')}", f"%(game)s::{_column_type(model, 'game')}",
+                 *([f"%({bucket})s::{_column_type(model, bucket)}"] if bucket else [])]
+        upserts.append(
+            f"INSERT INTO {table} ({', '.join([*keys, *SUMS])})"  # noqa: S608 - names from the models
+            f" SELECT {', '.join(fixed)}, v.* FROM unnest({sums}) AS v"
+            + _on_conflict(table, keys)
+        )
+    first, *others = upserts
+    return "WITH " + ", ".join(f"a{n} AS ({text})" for n, text in enumerate(reversed(others))) + " " + first
 
 
 # -- deals -------------------------------------------------------------------------------------
@@ -134,7 +168,7 @@ def record_deal(*, deal: Deal, state: Any) -> list[DealResult]:
     # A deal is recorded once; recording it again (a replay) replaces the earlier record. The
     # seats and whether the deal has a record already come in one query (the finishing entry's
     # hot path); only a replay pays for the removal.
-    with connection.cursor() as cursor:
+    with prepared.cursor() if connection.vendor in ONE_STATEMENT_VENDORS else connection.cursor() as cursor:
         cursor.execute(SEATS_SQL, [deal.pk, session.pk])
         rows = cursor.fetchall()
     if rows and rows[0][2]:
@@ -178,28 +212,29 @@ SEATS_SQL = (
 )
 
 
-def _values(model: type[Model], objects: list[Any]) -> tuple[str, str, list[Any]]:
-    """Columns, VALUES rows and parameters inserting ``objects`` as ``bulk_create`` would (each
-    field prepares its value)."""
+def _columns(model: type[Model], objects: list[Any]) -> tuple[str, str, list[list[Any]]]:
+    """Columns, ``unnest`` of one array per column, and the arrays, inserting ``objects`` as
+    ``bulk_create`` would (each field prepares its value). The text does not depend on the
+    number of rows, so the statement is prepared once per connection (``referee.prepared``)."""
     fields = [field for field in model._meta.concrete_fields if not field.primary_key]
-    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    params = [field.get_db_prep_save(field.pre_save(obj, True), connection) for obj in objects for field in fields]
-    return ", ".join(f'"{field.column}"' for field in fields), ", ".join([row] * len(objects)), params
+    arrays = [[field.get_db_prep_save(field.pre_save(obj, True), connection) for obj in objects] for field in fields]
+    unnest = "unnest(" + ", ".join(f"%s::{field.db_type(connection)}[]" for field in fields) + ")"
+    return ", ".join(f'"{field.column}"' for field in fields), unnest, arrays
 
 
 def _insert_results_and_events(results: list[DealResult], events: list[RatingEvent]) -> None:
     """The deal's result rows and its rating events in one PostgreSQL statement (the events as a
     WITH clause: new rows of their own table, so no lock order changes); the results get their ids."""
-    result_columns, result_rows, result_params = _values(DealResult, results)
-    event_columns, event_rows, event_params = _values(RatingEvent, events)
-    with connection.cursor() as cursor:
+    result_columns, result_rows, result_params = _columns(DealResult, results)
+    event_columns, event_rows, event_params = _columns(RatingEvent, events)
+    with prepared.cursor() as cursor:
         cursor.execute(
-            f"WITH e AS (INSERT INTO {RatingEvent._meta.db_table} ({event_columns}) VALUES {event_rows}) "  # noqa: S608
-            f"INSERT INTO {DealResult._meta.db_table} ({result_columns}) VALUES {result_rows} RETURNING id",
+            f"WITH e AS (INSERT INTO {RatingEvent._meta.db_table} ({event_columns}) SELECT * FROM {event_rows}) "  # noqa: S608
+            f"INSERT INTO {DealResult._meta.db_table} ({result_columns}) SELECT * FROM {result_rows} RETURNING id",
             event_params + result_params,
         )
         ids = [pk for (pk,) in cursor.fetchall()]
-    # RETURNING gives the rows in VALUES order (as bulk_create relies on).
+    # RETURNING gives the rows in the arrays' order (as bulk_create relies on for VALUES).
     for result, pk in zip(results, ids, strict=True):
         result.pk = pk
         result._state.adding = False

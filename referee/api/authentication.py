@@ -17,12 +17,11 @@ from functools import cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
-from referee import entry_store
+from referee import entry_store, prepared
 
 
 def _columns(model: Any, alias: str) -> str:
@@ -46,7 +45,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         if not entry_store.uses_sql() or self.get_model() is not Token:
             return super().authenticate_credentials(key)
-        with connection.cursor() as cursor:
+        with prepared.cursor() as cursor:
             cursor.execute(_sql(), [key])
             row = cursor.fetchone()
         if row is None:

@@ -1,5 +1,5 @@
-"""A deal start on PostgreSQL reads its session once, under the session's lock (issue 15): the
-role, the names, the last and the running deal and a client id's deal come with the lock; the
+"""A deal start on PostgreSQL locks its session and then reads it once (issue 15): the role, the
+names, the last and the running deal and a client id's deal in one statement after the lock; the
 deal is one INSERT. The answers are the ORM path's (tests/golden, test_deal_client_id)."""
 
 from __future__ import annotations
@@ -31,13 +31,15 @@ def test_a_deal_start_reads_the_session_once_and_inserts_once(
     assert second.status_code == 201
     assert second.json()["number"] == 2 and second.json()["players"] == FOUR
     statements = [query["sql"] for query in queries.captured_queries]
-    # Token authentication reads the token with its user (auth tables); everything about the table
-    # comes with the lock, in one round trip.
-    table_reads = [sql for sql in statements if any(name in sql for name in READS)
-                   and not sql.lstrip().startswith("INSERT") and "FOR UPDATE" not in sql]
-    locks = [sql for sql in statements if "FOR UPDATE" in sql]
+    # Token authentication reads the token with its user (auth tables); the session's lock is a
+    # statement of its own, and everything about the table comes in the one statement after it.
+    locks = [n for n, sql in enumerate(statements) if "FOR UPDATE" in sql]
+    assert len(locks) == 1 and statements[locks[0]].strip().startswith('SELECT 1 FROM "referee_session"'), statements
+    read = statements[locks[0] + 1]
+    assert all(name in read for name in READS), statements
+    table_reads = [sql for n, sql in enumerate(statements) if any(name in sql for name in READS)
+                   and not sql.lstrip().startswith("INSERT") and n not in (locks[0], locks[0] + 1)]
     inserts = [sql for sql in statements if sql.lstrip().startswith('INSERT INTO "referee_deal"')]
-    assert len(locks) == 1 and all(name in locks[0] for name in READS), statements
     assert len(inserts) == 1, statements
     # Receivers of the deal's post_save (the watchers' poll cache) may read the session's deals;
     # nothing reads the session, the seats or the members again.
@@ -53,7 +55,7 @@ def test_the_statements_path_starts_and_refuses_a_second_running_deal(
     from referee import deal_starts
 
     session = start_session("velnias", FOUR)
-    assert "FOR UPDATE;" in deal_starts.READ_SESSION_SQL  # the lock ends its own statement
+    assert "FOR UPDATE" in deal_starts.LOCK_SESSION_SQL and "FOR UPDATE" not in deal_starts.READ_SESSION_SQL
     scorer = club_setup["users"]["scorer"]
     started = deal_starts.start(session_id=session.pk, user=scorer)
     assert started.created and started.names == FOUR and started.deal.number == 1

@@ -1,0 +1,88 @@
+"""The hot path's literal statements, planned once per connection (PostgreSQL's prepared
+statements) instead of at every execution.
+
+Django binds parameters on the client (psycopg's ``ClientCursor``), so PostgreSQL parses and
+plans every statement it receives, and the hot path's statements are not simple: the deal's
+lock reads the role and the seats' names in subqueries, a deal start reads five things of its
+session, a finished deal's aggregates are upserts in three tables. Measured on this machine
+(2 December 2026, load 1, 3,000 executions of ``entry_store.LOCK_DEAL_SQL`` with its commit):
+the backend spent 0.80 ms of CPU per execution with client-side binding and 0.24 ms prepared
+(wall 1.41 ms against 0.57 ms). Half of a Velnias table's requests are deal starts and half
+finish a deal, so most of their database time was planning (issue 15,
+``bench/bench_tables.py``).
+
+``cursor()`` gives a cursor of the same connection that binds on the server and prepares
+every statement it executes (``prepare=True``): the first execution on a connection prepares
+it, later ones only run it. The cursor goes through Django's wrapper, so the statements are
+logged, counted by ``assertNumQueries`` and seen by execute wrappers as any other.
+
+What a prepared statement needs of its text: one statement per execution (no ``;`` between
+two), parameters whose type PostgreSQL can tell (write a cast where it cannot: an array of
+numbers passed to ``unnest``, say), and a text that does not grow with the data (build the
+rows as arrays, not as ``VALUES`` lists), so that one plan serves every execution.
+A connection pooler in transaction mode (PgBouncer 1.21 and newer, with
+``max_prepared_statements``) keeps prepared statements working; an older one would need
+``PREPARED = False``.
+
+Only on PostgreSQL (``referee.entry_store.uses_sql``); other databases take the ORM's path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+from django.db import connection
+from django.db.backends.postgresql.psycopg_any import register_tzloader  # type: ignore[import-untyped]
+from psycopg.pq import Format
+
+TIMESTAMPTZ_OID = psycopg.adapters.types["timestamptz"].oid
+
+#: Whether the hot path's statements are prepared; off, they run as any other statement.
+PREPARED = True
+
+#: psycopg's default: a statement run this often on a connection is prepared. Only the cursors
+#: of this module bind on the server, and they ask for preparing at the first execution.
+PREPARE_THRESHOLD = 5
+
+
+class PreparingCursor(psycopg.Cursor[Any]):
+    """psycopg's server-binding cursor, preparing each statement the first time this
+    connection runs it (psycopg keeps the prepared names per connection)."""
+
+    def execute(self, query: Any, params: Any = None, *, prepare: bool | None = None,
+                binary: bool | None = None) -> Any:
+        result = super().execute(query, params, prepare=True if prepare is None else prepare, binary=binary)
+        if self._query is None and connection.queries_logged:
+            # A prepared execution leaves psycopg no text of the statement, and Django's query
+            # log (DEBUG, assertNumQueries, CaptureQueriesContext) reads it from the cursor:
+            # given here as Django's own cursors give it, with the values in place.
+            self._query = _Logged(psycopg.ClientCursor(self.connection).mogrify(query, params).encode())  # type: ignore[assignment]
+        return result
+
+
+class _Logged:
+    """What Django's query log reads of a statement psycopg ran prepared."""
+
+    def __init__(self, query: bytes) -> None:
+        self.query = query
+
+
+def cursor() -> Any:
+    """A cursor (use it in ``with``) whose statements PostgreSQL prepares on this connection."""
+    if not PREPARED:
+        return connection.cursor()
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        if connection.connection.prepare_threshold is None:
+            # Django turns psycopg's preparing off for the connection (its cursors bind on the
+            # client and never prepare anyway); without this, psycopg ignores ``prepare=True``.
+            connection.connection.prepare_threshold = PREPARE_THRESHOLD
+        raw: Any = PreparingCursor(connection.connection)
+        # As Django's own cursors: datetimes come back in the connection's time zone.
+        loader = connection.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
+        if getattr(loader, "timezone", None) != connection.timezone:
+            register_tzloader(connection.timezone, raw)
+        # Wrapped as Django wraps its own (logged, counted, seen by execute wrappers).
+        connection.validate_thread_sharing()
+        return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
