@@ -201,7 +201,8 @@ def _insert(deal: Deal) -> None:
     poll cache) cannot tell the difference."""
     fields = [field for field in Deal._meta.concrete_fields if not field.primary_key]
     pre_save.send(sender=Deal, instance=deal, raw=False, using=connection.alias, update_fields=None)
-    values = [field.get_db_prep_save(field.pre_save(deal, True), connection) for field in fields]
+    db = prepared.database()
+    values = [field.get_db_prep_save(field.pre_save(deal, True), db) for field in fields]
     columns = ", ".join(f'"{field.column}"' for field in fields)
     with prepared.cursor() as cursor:
         cursor.execute(f'INSERT INTO "referee_deal" ({columns}) VALUES ({", ".join(["%s"] * len(fields))})'

@@ -123,34 +123,35 @@ def _lock_deal_orm(deal_id: int, user_id: int | None) -> LockedDeal:
 def from_row(model: type[Model], values: Sequence[Any]) -> Any:
     """An instance from its columns in field order, each value converted as a queryset would
     (the literal statements of the hot path: here, the deal start's and the token check's)."""
-    attnames, converters = _converters(model, connection.alias)
+    db = prepared.database()
+    attnames, converters = _converters(model, db)
     converted = list(values)
     for index, column, convert in converters:
         value = converted[index]
         for step in convert:
-            value = step(value, column, connection)
+            value = step(value, column, db)
         converted[index] = value
-    return model.from_db(connection.alias, attnames, converted)
+    return model.from_db(db.alias, attnames, converted)
 
 
 _Converters = tuple[list[str], list[tuple[int, Any, list[Any]]]]
 _CONVERTERS: dict[tuple[type[Model], str], _Converters] = {}
 
 
-def _converters(model: type[Model], alias: str) -> _Converters:
+def _converters(model: type[Model], db: Any) -> _Converters:
     """The model's field names and, for the fields that have any, the database's and the field's
     converters (asked once per model and database: asking at every row cost a fifth of a
     millisecond per request)."""
-    known = _CONVERTERS.get((model, alias))
+    known = _CONVERTERS.get((model, db.alias))
     if known is None:
         fields = model._meta.concrete_fields
         steps = []
         for index, field in enumerate(fields):
             column = field.get_col(model._meta.db_table)
-            convert = [*connection.ops.get_db_converters(column), *column.get_db_converters(connection)]
+            convert = [*db.ops.get_db_converters(column), *column.get_db_converters(db)]
             if convert:
                 steps.append((index, column, convert))
-        known = _CONVERTERS[(model, alias)] = ([field.attname for field in fields], steps)
+        known = _CONVERTERS[(model, db.alias)] = ([field.attname for field in fields], steps)
     return known
 
 
@@ -184,8 +185,9 @@ def store_entry(entry: Entry, deal: Deal) -> bool:
         return _store_entry_orm(entry, deal)
     entry_fields = [f for f in Entry._meta.concrete_fields if not f.primary_key]
     # Values prepared by the fields themselves, exactly as save() would (created_at included).
-    values = [f.get_db_prep_save(f.pre_save(entry, True), connection) for f in entry_fields]
-    values += [f.get_db_prep_save(getattr(deal, f.attname), connection) for f in _snapshot_fields()]
+    db = prepared.database()
+    values = [f.get_db_prep_save(f.pre_save(entry, True), db) for f in entry_fields]
+    values += [f.get_db_prep_save(getattr(deal, f.attname), db) for f in _snapshot_fields()]
     with prepared.cursor() as cursor:
         cursor.execute(STORE_ENTRY_SQL, [*values, deal.pk])
         row = cursor.fetchone()

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 import psycopg
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.postgresql.psycopg_any import register_tzloader  # type: ignore[import-untyped]
 from psycopg.pq import Format
 
@@ -68,21 +68,31 @@ class _Logged:
         self.query = query
 
 
+def database() -> Any:
+    """This thread's database wrapper, looked up once: every ``connection.x`` goes through
+    Django's per-thread proxy (about 60 lookups in a request of the hot path), so the hot path
+    resolves it once and passes the wrapper on (to the fields preparing values, say)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
 def cursor() -> Any:
     """A cursor (use it in ``with``) whose statements PostgreSQL prepares on this connection."""
+    db = database()
     if not PREPARED:
-        return connection.cursor()
-    connection.ensure_connection()
-    with connection.wrap_database_errors:
-        if connection.connection.prepare_threshold is None:
+        return db.cursor()
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    with db.wrap_database_errors:
+        raw_connection = db.connection
+        if raw_connection.prepare_threshold is None:
             # Django turns psycopg's preparing off for the connection (its cursors bind on the
             # client and never prepare anyway); without this, psycopg ignores ``prepare=True``.
-            connection.connection.prepare_threshold = PREPARE_THRESHOLD
-        raw: Any = PreparingCursor(connection.connection)
+            raw_connection.prepare_threshold = PREPARE_THRESHOLD
+        raw: Any = PreparingCursor(raw_connection)
         # As Django's own cursors: datetimes come back in the connection's time zone.
-        loader = connection.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
-        if getattr(loader, "timezone", None) != connection.timezone:
-            register_tzloader(connection.timezone, raw)
+        loader = raw_connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
+        if getattr(loader, "timezone", None) != db.timezone:
+            register_tzloader(db.timezone, raw)
         # Wrapped as Django wraps its own (logged, counted, seen by execute wrappers).
-        connection.validate_thread_sharing()
-        return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
+        db.validate_thread_sharing()
+        return db.make_debug_cursor(raw) if db.queries_logged else db.make_cursor(raw)

@@ -85,7 +85,12 @@ def events(*, deal_id: int, club_id: int, game: str, finished_at: datetime, reop
     """The events ``queue`` stores (unsaved): for a caller that writes them with its own statement
     and then calls ``announce``."""
     return [RatingEvent(club_id=club_id, game=key, deal_id=deal_id, finished_at=finished_at, reopened=reopened)
-            for key in (game, OVERALL)]
+            for key in streams(game)]
+
+
+def streams(game: str) -> list[str]:
+    """The rating streams a deal of this game belongs to: its game's and the overall one."""
+    return [game, OVERALL]
 
 
 def announce(*, club_id: int, game: str) -> None:

@@ -130,115 +130,154 @@ def _column_type(model: type[Model], name: str) -> str:
     return str(field.db_type(connection))
 
 
-@cache
-def _bump_sql() -> str:
-    """The three upserts as one PostgreSQL statement whose text does not depend on the number of
-    players (the rows come as one array per column, in member order), so it is prepared once per
-    connection (``referee.prepared``): the first upsert as the primary statement, the others as
-    data-modifying WITH clauses. PostgreSQL runs the primary statement first and then the WITH
-    clauses, later ones first; so they are listed last to first, and every transaction locks
-    the month's, the day's and the all-time rows in the same order as the separate statements
-    do (never a deadlock between the two paths)."""
+def _upserts(rows: str) -> list[str]:
+    """The month's, the day's and the all-time upserts (in that order) of the aggregate rows
+    that ``rows`` gives as (member, deals, wins, points, money), in member order."""
     upserts = []
     for model, bucket in AGGREGATES:
         table, keys = model._meta.db_table, _keys(bucket)
-        sums = ", ".join([f"%(members)s::{_column_type(model, 'member')}[]",
-                          *(f"%({name})s::{_column_type(model, name)}[]" for name in SUMS)])
         fixed = [f"%(club)s::{_column_type(model, 'club')}", f"%(game)s::{_column_type(model, 'game')}",
                  *([f"%({bucket})s::{_column_type(model, bucket)}"] if bucket else [])]
         upserts.append(
             f"INSERT INTO {table} ({', '.join([*keys, *SUMS])})"  # noqa: S608 - names from the models
-            f" SELECT {', '.join(fixed)}, v.* FROM unnest({sums}) AS v"
+            f" SELECT {', '.join(fixed)}, v.* FROM {rows} AS v"
             + _on_conflict(table, keys)
         )
+    return upserts
+
+
+def _with(clauses: list[str], upserts: list[str]) -> str:
+    """``clauses`` (named, in order) and the upserts in one statement: the month's as the primary
+    statement, the others as data-modifying WITH clauses. PostgreSQL runs the primary statement
+    first and then the WITH clauses that nothing reads, later ones first; so they are listed
+    last to first, and every transaction locks the month's, the day's and the all-time rows in
+    the same order as the separate statements do (never a deadlock between the paths)."""
     first, *others = upserts
-    return "WITH " + ", ".join(f"a{n} AS ({text})" for n, text in enumerate(reversed(others))) + " " + first
+    named = [*clauses, *(f"a{n} AS ({text})" for n, text in enumerate(reversed(others)))]
+    return "WITH " + ", ".join(named) + " " + first
+
+
+@cache
+def _bump_sql() -> str:
+    """The three upserts as one PostgreSQL statement whose text does not depend on the number of
+    players (the rows come as one array per column, in member order), so it is prepared once per
+    connection (``referee.prepared``)."""
+    model = AGGREGATES[0][0]
+    arrays = ", ".join([f"%(members)s::{_column_type(model, 'member')}[]",
+                        *(f"%({name})s::{_column_type(model, name)}[]" for name in SUMS)])
+    return _with([], _upserts(f"unnest({arrays})"))
 
 
 # -- deals -------------------------------------------------------------------------------------
 
 
-def record_deal(*, deal: Deal, state: Any) -> list[DealResult]:
+def record_deal(*, deal: Deal, state: Any) -> None:
     """Store a finished deal's results, chip movements and aggregates, and queue its rating step."""
     session: Session = deal.session
     rules = GAMES[session.game]
     outcome = rules.outcome(state)
     if outcome is None:
         raise ValueError(f"deal {deal.pk} has not finished")
-    # A deal is recorded once; recording it again (a replay) replaces the earlier record. The
-    # seats and whether the deal has a record already come in one query (the finishing entry's
-    # hot path); only a replay pays for the removal.
-    with prepared.cursor() if connection.vendor in ONE_STATEMENT_VENDORS else connection.cursor() as cursor:
-        cursor.execute(SEATS_SQL, [deal.pk, session.pk])
-        rows = cursor.fetchall()
-    if rows and rows[0][2]:
-        unrecord_deal(deal=deal)
-    seats = [(seat, member) for seat, member, _recorded in rows]
     finished_at = deal.finished_at or timezone.now()
     units = rules.money_units(outcome.points)
+    if connection.vendor in ONE_STATEMENT_VENDORS:
+        # A deal is recorded once; recording it again (a replay) replaces the earlier record:
+        # only a replay pays for the removal.
+        if not _record(deal, session, outcome, units, finished_at):
+            unrecord_deal(deal=deal)
+            _record(deal, session, outcome, units, finished_at)
+    else:
+        _record_orm(deal, session, outcome, units, finished_at)
+    ChipMovement.objects.bulk_create(
+        chips.movement(session, deal, order, move, finished_at)
+        for order, move in enumerate(rules.chip_movements(state))
+        if move["chips"]
+    )
+    ratings.announce(club_id=session.club_id, game=session.game)
+
+
+def _record_orm(deal: Deal, session: Session, outcome: Any, units: list[int], finished_at: datetime) -> None:
+    """The results, the rating events and the aggregates, through the ORM (databases other than
+    PostgreSQL); what ``FINISH_SQL`` writes on PostgreSQL."""
+    if DealResult.objects.filter(deal=deal).exists():
+        unrecord_deal(deal=deal)
     results = [
         DealResult(
             deal=deal, session=session, club_id=session.club_id, game=session.game, member_id=member, seat=seat,
             points=outcome.points[seat], placement=outcome.placements[seat], won=seat in outcome.winners,
             units=units[seat], money=units[seat] * session.stake, finished_at=finished_at,
         )
-        for seat, member in seats
+        for seat, member in session.seats.order_by("number").values_list("number", "member_id")
     ]
-    events = ratings.events(deal_id=deal.pk, club_id=session.club_id, game=session.game, finished_at=finished_at,
-                            reopened=False)
-    if connection.vendor in ONE_STATEMENT_VENDORS and results:
-        _insert_results_and_events(results, events)
-    else:
-        DealResult.objects.bulk_create(results)
-        RatingEvent.objects.bulk_create(events)
-    ChipMovement.objects.bulk_create(
-        chips.movement(session, deal, order, move, finished_at)
-        for order, move in enumerate(rules.chip_movements(state))
-        if move["chips"]
-    )
+    DealResult.objects.bulk_create(results)
+    RatingEvent.objects.bulk_create(ratings.events(deal_id=deal.pk, club_id=session.club_id, game=session.game,
+                                                   finished_at=finished_at, reopened=False))
     _bump(
         session.club_id, session.game, finished_at,
         ((r.member_id, 1, int(r.won), r.points, r.money) for r in results), sign=1,
     )
-    ratings.announce(club_id=session.club_id, game=session.game)
-    return results
 
 
-#: The seats in order, and whether the deal has a record already (a replay replaces it): one
-#: statement, written out (the ORM's annotated query cost more to compile than to run).
-SEATS_SQL = (
-    f"SELECT st.number, st.member_id, EXISTS(SELECT 1 FROM {DealResult._meta.db_table} r"  # noqa: S608
-    f" WHERE r.deal_id = %s) FROM {Seat._meta.db_table} st WHERE st.session_id = %s ORDER BY st.number"
-)
-
-
-def _columns(model: type[Model], objects: list[Any]) -> tuple[str, str, list[list[Any]]]:
-    """Columns, ``unnest`` of one array per column, and the arrays, inserting ``objects`` as
-    ``bulk_create`` would (each field prepares its value). The text does not depend on the
-    number of rows, so the statement is prepared once per connection (``referee.prepared``)."""
-    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
-    arrays = [[field.get_db_prep_save(field.pre_save(obj, True), connection) for obj in objects] for field in fields]
-    unnest = "unnest(" + ", ".join(f"%s::{field.db_type(connection)}[]" for field in fields) + ")"
-    return ", ".join(f'"{field.column}"' for field in fields), unnest, arrays
-
-
-def _insert_results_and_events(results: list[DealResult], events: list[RatingEvent]) -> None:
-    """The deal's result rows and its rating events in one PostgreSQL statement (the events as a
-    WITH clause: new rows of their own table, so no lock order changes); the results get their ids."""
-    result_columns, result_rows, result_params = _columns(DealResult, results)
-    event_columns, event_rows, event_params = _columns(RatingEvent, events)
+def _record(deal: Deal, session: Session, outcome: Any, units: list[int], finished_at: datetime) -> bool:
+    """The results, the rating events and the aggregates in one prepared PostgreSQL statement
+    (``_finish_sql``); False, writing nothing, when the deal has a record already."""
+    seats = range(len(units))
+    local = timezone.localtime(finished_at)
     with prepared.cursor() as cursor:
-        cursor.execute(
-            f"WITH e AS (INSERT INTO {RatingEvent._meta.db_table} ({event_columns}) SELECT * FROM {event_rows}) "  # noqa: S608
-            f"INSERT INTO {DealResult._meta.db_table} ({result_columns}) SELECT * FROM {result_rows} RETURNING id",
-            event_params + result_params,
-        )
-        ids = [pk for (pk,) in cursor.fetchall()]
-    # RETURNING gives the rows in the arrays' order (as bulk_create relies on for VALUES).
-    for result, pk in zip(results, ids, strict=True):
-        result.pk = pk
-        result._state.adding = False
-        result._state.db = connection.alias
+        cursor.execute(_finish_sql(), {
+            "deal": deal.pk, "session": session.pk, "club": session.club_id, "game": session.game,
+            "finished_at": finished_at, "streams": ratings.streams(session.game),
+            "month": date(local.year, local.month, 1), "day": date(local.year, local.month, local.day),
+            "seats": list(seats), "points": [outcome.points[seat] for seat in seats],
+            "placements": [outcome.placements[seat] for seat in seats],
+            "won": [seat in outcome.winners for seat in seats], "units": list(units),
+            "money": [unit * session.stake for unit in units],
+        })
+        written = cursor.rowcount
+    if written <= 0:
+        return False
+    board_version.changed(session.club_id, finished_at)  # as _bump: cached totals of that day retire
+    return True
+
+
+@cache
+def _finish_sql() -> str:
+    """A finished deal's record in one statement (issue 15: "finishing a deal costs about what a
+    mid-deal entry costs"): its seats' players come from the seats table, and its results, its
+    rating events and its month's, day's and all-time aggregates are written from them. The
+    rows come as one array per column, so the text is the same for every deal and prepared once
+    per connection. The record is written only if the deal has none yet (the month's upsert then
+    writes one row per seat: a rowcount of 0 tells the caller to remove the old record first).
+    The same rows as ``_record_orm``; the aggregates in member order (``_bump``)."""
+    result = [field for field in DealResult._meta.concrete_fields if not field.primary_key]
+    types = {field.name: field.db_type(connection) for field in result}
+    given = ("seat", "points", "placement", "won", "units", "money")
+    arrays = ", ".join(f"%({'placements' if name == 'placement' else name + 's' if name == 'seat' else name})s"
+                       f"::{types[name]}[]" for name in given)
+    seat_table, event_table = Seat._meta.db_table, RatingEvent._meta.db_table
+    values = {"deal": f"%(deal)s::{types['deal']}", "session": f"%(session)s::{types['session']}",
+              "club": f"%(club)s::{types['club']}", "game": f"%(game)s::{types['game']}",
+              "member": "v.member_id", "finished_at": f"%(finished_at)s::{types['finished_at']}",
+              **{name: f"v.{name}" for name in given}}
+    seated = (
+        f"seated AS (SELECT st.member_id, v.* FROM unnest({arrays}) AS v({', '.join(given)})"
+        f" JOIN {seat_table} st ON st.session_id = %(session)s::{types['session']} AND st.number = v.seat"
+        f" WHERE NOT EXISTS (SELECT 1 FROM {DealResult._meta.db_table} r"
+        f" WHERE r.deal_id = %(deal)s::{types['deal']}))"
+    )
+    results = (
+        f"r AS (INSERT INTO {DealResult._meta.db_table} ({', '.join(field.column for field in result)})"
+        f" SELECT {', '.join(values[field.name] for field in result)} FROM seated AS v)"
+    )
+    event_types = {field.name: field.db_type(connection) for field in RatingEvent._meta.concrete_fields}
+    events = (
+        f"e AS (INSERT INTO {event_table} (club_id, game, deal_id, finished_at, reopened)"
+        f" SELECT %(club)s::{event_types['club']}, stream, %(deal)s::{event_types['deal']},"
+        f" %(finished_at)s::{event_types['finished_at']}, false"
+        f" FROM unnest(%(streams)s::{event_types['game']}[]) AS stream WHERE EXISTS (SELECT 1 FROM seated))"
+    )
+    sums = "(SELECT member_id, 1, won::int, points, money FROM seated ORDER BY member_id)"
+    return _with([seated, results, events], _upserts(sums)) + " RETURNING 1"
 
 
 def unrecord_deal(*, deal: Deal) -> None:

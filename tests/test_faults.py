@@ -142,18 +142,19 @@ def test_connection_lost_after_the_entry_insert_stores_nothing(scorer_client: AP
 def test_database_failing_after_the_results_are_written_stores_no_half_entry(
     scorer_client: APIClient, start: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The finishing entry of a Velnias deal writes results, then aggregates; the aggregates fail."""
-    from scoring import results
+    """The finishing entry of a Velnias deal writes its results and aggregates (one statement on
+    PostgreSQL, several elsewhere), then queues its rating step; the database fails there."""
+    from scoring import ratings
 
     deal = start("velnias")
     before = picture(deal)
     written: list[int] = []
 
-    def failing_bump(*args: Any, **kwargs: Any) -> None:
+    def failing_announce(*args: Any, **kwargs: Any) -> None:
         written.append(DealResult.objects.filter(deal=deal).count())
         connection_lost()
 
-    monkeypatch.setattr(results, "_bump", failing_bump)
+    monkeypatch.setattr(ratings, "announce", failing_announce)
     response = post_entry(scorer_client, deal, velnias_end(), "end-1", 0)
     assert written == [4], "the fault must come after the result rows were inserted"
     assert response.status_code == 500
