@@ -41,11 +41,10 @@ def deal_context(
     anything (one of the game's ``redraw_actions``)."""
     session = deal.session
     names = selectors.seat_names_of(session)
-    rules = GAMES[session.game]
     pages = PAGES[session.game]
     figures = selectors.screen_figures(deal, len(names))
     version = figures.version
-    view = engine_view(deal, version)
+    view, next_dealer = engine_view(deal, version)
     notation = session.notation
     finished = deal.status == DealStatus.FINISHED
     session_open = session.status == SessionStatus.OPEN
@@ -93,7 +92,7 @@ def deal_context(
         "suits": [{"letter": s, "symbol": presenters.SUIT_SYMBOLS[s], "name": presenters.suit_name(s)}
                   for s in SUITS],
         "unit": pages.unit_label(),
-        "next_dealer": rules.next_dealer(rules.from_dict(deal.state)) if finished else None,
+        "next_dealer": next_dealer,
         "later_deal": later_deal,
         "stake": session.stake,
         # The deal's raw snapshot, on a scorer's screen only: the tablet's engine goes on from it offline.
@@ -148,21 +147,28 @@ _SCRIPT_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"
 
 def snapshot_script(state: dict[str, Any]) -> SafeString:
     """``state|json_script:"deal-snapshot"`` without the spaces after commas and colons: a long
-    Mičiganas deal's snapshot (its whole chip ledger) is 15 % smaller (no faster to encode)."""
-    text = json.dumps(state, cls=DjangoJSONEncoder, separators=(",", ":")).translate(_SCRIPT_ESCAPES)
+    Mičiganas deal's snapshot (its whole chip ledger) is 15 % smaller (no faster to encode).
+    A snapshot read from the database holds no cycle, so the encoder does not look for one
+    (15 % of encoding a 500-entry Mičiganas deal's 83 KB, about 0.35 ms)."""
+    text = json.dumps(state, cls=DjangoJSONEncoder, separators=(",", ":"), check_circular=False)
+    text = text.translate(_SCRIPT_ESCAPES)
     return format_html('<script id="deal-snapshot" type="application/json">{}</script>', mark_safe(text))  # noqa: S308
 
 
-def engine_view(deal: Deal, version: str) -> dict[str, Any]:
-    """The engine's view of the deal's snapshot, cached per deal version: every phone watching
-    the table re-renders after each entry, and a long deal's snapshot (Mičiganas keeps its
-    whole chip ledger) costs more to read than the page does to render."""
+def engine_view(deal: Deal, version: str) -> tuple[dict[str, Any], int | None]:
+    """The engine's view of the deal's snapshot and, once the deal is finished, the next deal's
+    dealer, cached per deal version: every phone watching the table re-renders after each
+    entry, and a long deal's snapshot (Mičiganas keeps its whole chip ledger) costs more to
+    read than the page does to render. Both come from one reading of the snapshot: a finished
+    deal's screen read it a second time for the dealer, on every GET (issue 15)."""
     # The creation time keeps keys apart should a database ever be rebuilt with the same ids.
-    key = f"deal-view:{deal.pk}:{deal.created_at.timestamp()}:{version}"
-    cached: dict[str, Any] | None = cache.get(key)
+    # The version names the deal's status: a running version's entry never answers for a finished one.
+    key = f"deal-screen:{deal.pk}:{deal.created_at.timestamp()}:{version}"
+    cached: tuple[dict[str, Any], int | None] | None = cache.get(key)
     if cached is not None:
         return cached
     rules = GAMES[deal.session.game]
-    view = dict(rules.view(rules.from_dict(deal.state)))
-    cache.set(key, view, timeout=VIEW_CACHE_SECONDS)
-    return view
+    state = rules.from_dict(deal.state)
+    found = (dict(rules.view(state)), rules.next_dealer(state) if deal.status == DealStatus.FINISHED else None)
+    cache.set(key, found, timeout=VIEW_CACHE_SECONDS)
+    return found
