@@ -76,3 +76,30 @@ def test_the_page_read_answers_as_club_role_in_two_queries(club_setup: dict[str,
     assert (names, club) == (["Ona", "Jonas", "Rūta"], "vilnius")
     assert len(queries.captured_queries) == 2
     assert selectors.deal_for_page(user, deal.pk + 1000) is None
+
+
+def test_the_statements_and_the_orm_read_the_same_page(club_setup: dict[str, Any], monkeypatch: Any) -> None:
+    """On PostgreSQL the page's two reads are literal statements (``PAGE_DEAL_SQL``,
+    ``PAGE_SEATS_SQL``); they give the deal, its session, club, seats and members the ORM gives."""
+    from referee import entry_store
+    from tests.conftest import is_postgres
+
+    if not is_postgres():
+        pytest.skip("the statements are PostgreSQL's")
+    session = start(club_setup, "velnias", ["admin", "scorer", "member"])
+    deal = play(club_setup, session, [velnias_end("empty_hand", 0, [0, 4, 2])])
+    user = club_setup["users"]["scorer"]
+
+    def picture(found: Any) -> Any:
+        deal, role = found
+        session = deal.session
+        fields = [(obj, [(f.attname, getattr(obj, f.attname)) for f in type(obj)._meta.concrete_fields])
+                  for obj in (deal, session, session.club)]
+        seats = [(seat.number, seat.member.name, seat.member.pk, seat.member.user_id) for seat in session.seats.all()]
+        return [values for _obj, values in fields], seats, role
+
+    with CaptureQueriesContext(connection) as queries:
+        by_statements = picture(selectors.deal_for_page(user, deal.pk))
+    assert len(queries.captured_queries) == 2  # the seats came with the read, not with .all()
+    monkeypatch.setattr(entry_store, "SQL_VENDORS", frozenset())
+    assert picture(selectors.deal_for_page(user, deal.pk)) == by_statements
