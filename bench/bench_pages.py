@@ -385,7 +385,9 @@ def serve(clients: dict[str, Client], polls: list[tuple[Deal, dict[str, str]]], 
                 cpu = (_worker_cpu(server.pid) - cpu_before) * 1000 / repeat
                 for _ in range(50):  # the worker logs a request after its answer is out
                     lines = [line.split() for line in log.read_text().splitlines()[before_lines:]]
-                    served = [int(fields[2]) / 1000 for fields in lines if fields[0] == path and fields[1] == "304"]
+                    # %(U)s is the path without its query (?s=...).
+                    served = [int(fields[2]) / 1000 for fields in lines
+                              if fields[0] == path.split("?")[0] and fields[1] == "304"]
                     if len(served) == repeat:
                         break
                     time.sleep(0.1)
