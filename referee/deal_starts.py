@@ -141,7 +141,7 @@ def _read_orm(session: Session, client_id: str | None) -> _Table:
 
 # -- PostgreSQL's statements -----------------------------------------------------------------
 
-_SESSION_COLUMNS = ", ".join(f's."{field.column}"' for field in Session._meta.concrete_fields)
+_SESSION_COLUMNS = entry_store.columns(Session, "s")
 
 # Two statements, prepared (``referee.prepared``): the lock first, and then the read, which
 # takes its own snapshot after any wait for the lock, so it sees a deal that another start (or a
@@ -181,8 +181,7 @@ def _read_sql(session_id: int, user: Any, client_id: str | None) -> tuple[_Table
         row = cursor.fetchone()
     if row is None:
         raise NotFound(_("Not found."))
-    *columns, role, names, previous, running, earlier_id = row
-    session = entry_store.from_row(Session, columns)
+    (session,), (role, names, previous, running, earlier_id) = entry_store.split_row(row, Session)
     names = list(_json(names) or [])
     session._seat_names = names  # refusals name the players
     previous = _json(previous)

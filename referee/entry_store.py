@@ -99,10 +99,8 @@ def _lock_deal_sql(deal_id: int, user_id: int | None) -> LockedDeal:
         row = cursor.fetchone()
     if row is None:
         raise NotFound(_("Not found."))
-    *columns, role, names = row
-    split = len(Deal._meta.concrete_fields)
-    deal = from_row(Deal, columns[:split])
-    deal.session = from_row(Session, columns[split:])
+    (deal, session), (role, names) = split_row(row, Deal, Session)
+    deal.session = session
     if isinstance(names, str):
         names = json.loads(names)
     return LockedDeal(deal=deal, role=role, names=list(names or []))
@@ -118,6 +116,22 @@ def _lock_deal_orm(deal_id: int, user_id: int | None) -> LockedDeal:
     except Deal.DoesNotExist as missing:
         raise NotFound(_("Not found.")) from missing
     return LockedDeal(deal=deal, role=getattr(deal, "member_role", None), names=None)
+
+
+def columns(model: type[Model], alias: str) -> str:
+    """The model's columns in field order, as a literal statement selects them (``alias."col"``)."""
+    return ", ".join(f'{alias}."{field.column}"' for field in model._meta.concrete_fields)
+
+
+def split_row(row: Sequence[Any], *models: type[Model]) -> tuple[list[Any], list[Any]]:
+    """The instances of ``models`` from a row that selects their ``columns`` one model after the
+    other, and the values that follow them."""
+    instances, start = [], 0
+    for model in models:
+        end = start + len(model._meta.concrete_fields)
+        instances.append(from_row(model, row[start:end]))
+        start = end
+    return instances, list(row[start:])
 
 
 def from_row(model: type[Model], values: Sequence[Any]) -> Any:

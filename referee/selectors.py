@@ -222,23 +222,19 @@ def _deal_for_page_orm(user: Any, pk: int) -> tuple[Deal, str | None] | None:
     return deal, deal.member_role
 
 
-def _columns(model: Any, alias: str) -> str:
-    return ", ".join(f'{alias}."{field.column}"' for field in model._meta.concrete_fields)
-
-
-# The ORM's two queries, written out and prepared (``referee.prepared``): building them cost the
-# recording screen 4.7-5.9 ms per view, running these 0.75-1.0 ms (PostgreSQL, load 4.9, 2
-# December 2026), on every game's screen and its every refresh. tests/test_screen_reads.py
-# holds both paths to the same answers.
+# The ORM's two queries, written out and prepared (``referee.prepared``): the whole read (deal,
+# session, club, seats and members built) took 3.8-4.9 ms through the ORM and 0.53-0.77 ms with
+# these (300 reads each, alternated, PostgreSQL, load 0.7, 2 December 2026), on every game's
+# screen and its every refresh. tests/test_screen_reads.py holds both paths to the same answers.
 PAGE_DEAL_SQL = (
-    f"SELECT {_columns(Deal, 'd')}, {_columns(Session, 's')}, {_columns(Club, 'c')},"  # noqa: S608 - names from the models
+    f"SELECT {entry_store.columns(Deal, 'd')}, {entry_store.columns(Session, 's')}, {entry_store.columns(Club, 'c')},"  # noqa: S608 - names from the models
     f' (SELECT m."role" FROM "{Member._meta.db_table}" m WHERE m."club_id" = s."club_id"'
     ' AND m."user_id" = %(user)s AND m."active" LIMIT 1)'
     f' FROM "{Deal._meta.db_table}" d JOIN "{Session._meta.db_table}" s ON s."id" = d."session_id"'
     f' JOIN "{Club._meta.db_table}" c ON c."id" = s."club_id" WHERE d."id" = %(deal)s'
 )
 PAGE_SEATS_SQL = (
-    f"SELECT {_columns(Seat, 'st')}, {_columns(Member, 'm')}"  # noqa: S608 - names from the models
+    f"SELECT {entry_store.columns(Seat, 'st')}, {entry_store.columns(Member, 'm')}"  # noqa: S608 - names from the models
     f' FROM "{Seat._meta.db_table}" st JOIN "{Member._meta.db_table}" m ON m."id" = st."member_id"'
     ' WHERE st."session_id" = %(session)s ORDER BY st."number"'
 )
@@ -252,21 +248,15 @@ def _deal_for_page_sql(user_id: int, pk: int) -> tuple[Deal, str | None] | None:
         row = cursor.fetchone()
         if row is None:
             return None
-        *columns, role = row
-        deal_end = len(Deal._meta.concrete_fields)
-        session_end = deal_end + len(Session._meta.concrete_fields)
-        deal = entry_store.from_row(Deal, columns[:deal_end])
-        session = entry_store.from_row(Session, columns[deal_end:session_end])
-        session.club = entry_store.from_row(Club, columns[session_end:])
+        (deal, session, club), (role,) = entry_store.split_row(row, Deal, Session, Club)
+        session.club = club
         deal.session = session
         cursor.execute(PAGE_SEATS_SQL, {"session": session.pk})
         rows = cursor.fetchall()
-    split = len(Seat._meta.concrete_fields)
     seats = []
     for seat_row in rows:
-        seat = entry_store.from_row(Seat, seat_row[:split])
-        seat.member = entry_store.from_row(Member, seat_row[split:])
-        seat.session = session
+        (seat, member), _rest = entry_store.split_row(seat_row, Seat, Member)
+        seat.member, seat.session = member, session
         seats.append(seat)
     # As prefetch_related leaves them: session.seats.all() answers from these, with no query.
     prefetched = session.seats.all()
@@ -290,7 +280,7 @@ class Poll:
 
 
 #: The largest id a BigAutoField column holds: a larger one names no row.
-MAX_ID = 2**63 - 1
+MAX_ID = entry_store.MAX_ID
 
 #: Everything a deal's poll needs in one statement (an index probe per line: the deal and its
 #: session by key, the entry count index-only over the deal's range of (deal, active, seq), the

@@ -71,8 +71,7 @@ def _bump(
     if not rows:
         return
     board_version.changed(club_id, moment)  # the leaderboard's cached totals of that day retire once this commits
-    local = timezone.localtime(moment)
-    buckets = {"month": date(local.year, local.month, 1), "day": date(local.year, local.month, local.day)}
+    buckets = _buckets(moment)
     if connection.vendor in ONE_STATEMENT_VENDORS:
         members, deals, wins, points, money = (list(column) for column in zip(*rows, strict=True))
         with prepared.cursor() as cursor:
@@ -90,6 +89,11 @@ def _bump(
             if bucket:
                 filters[bucket] = buckets[bucket]
             model.objects.filter(**filters).delete()  # type: ignore[attr-defined]
+
+
+def _buckets(moment: datetime) -> dict[str, date]:
+    """The month and the day of ``moment`` in the club's time zone: its aggregate rows' keys."""
+    return {"month": month_of(moment), "day": timezone.localtime(moment).date()}
 
 
 #: Where the three upserts go to the database as one prepared statement (``_bump_sql``);
@@ -198,7 +202,7 @@ def record_deal(*, deal: Deal, state: Any) -> None:
 
 def _record_orm(deal: Deal, session: Session, outcome: Any, units: list[int], finished_at: datetime) -> None:
     """The results, the rating events and the aggregates, through the ORM (databases other than
-    PostgreSQL); what ``FINISH_SQL`` writes on PostgreSQL."""
+    PostgreSQL); what ``_finish_sql`` writes on PostgreSQL."""
     if DealResult.objects.filter(deal=deal).exists():
         unrecord_deal(deal=deal)
     results = [
@@ -222,14 +226,13 @@ def _record(deal: Deal, session: Session, outcome: Any, units: list[int], finish
     """The results, the rating events and the aggregates in one prepared PostgreSQL statement
     (``_finish_sql``); False, writing nothing, when the deal has a record already."""
     seats = range(len(units))
-    local = timezone.localtime(finished_at)
     with prepared.cursor() as cursor:
         cursor.execute(_finish_sql(), {
             "deal": deal.pk, "session": session.pk, "club": session.club_id, "game": session.game,
-            "finished_at": finished_at, "streams": ratings.streams(session.game),
-            "month": date(local.year, local.month, 1), "day": date(local.year, local.month, local.day),
-            "seats": list(seats), "points": [outcome.points[seat] for seat in seats],
-            "placements": [outcome.placements[seat] for seat in seats],
+            "finished_at": finished_at, "streams": ratings.streams(session.game), **_buckets(finished_at),
+            # One array per result column, a seat's value at its index.
+            "seat": list(seats), "points": [outcome.points[seat] for seat in seats],
+            "placement": [outcome.placements[seat] for seat in seats],
             "won": [seat in outcome.winners for seat in seats], "units": list(units),
             "money": [unit * session.stake for unit in units],
         })
@@ -252,8 +255,7 @@ def _finish_sql() -> str:
     result = [field for field in DealResult._meta.concrete_fields if not field.primary_key]
     types = {field.name: field.db_type(connection) for field in result}
     given = ("seat", "points", "placement", "won", "units", "money")
-    arrays = ", ".join(f"%({'placements' if name == 'placement' else name + 's' if name == 'seat' else name})s"
-                       f"::{types[name]}[]" for name in given)
+    arrays = ", ".join(f"%({name})s::{types[name]}[]" for name in given)
     seat_table, event_table = Seat._meta.db_table, RatingEvent._meta.db_table
     values = {"deal": f"%(deal)s::{types['deal']}", "session": f"%(session)s::{types['session']}",
               "club": f"%(club)s::{types['club']}", "game": f"%(game)s::{types['game']}",

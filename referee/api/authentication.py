@@ -24,15 +24,11 @@ from rest_framework.authtoken.models import Token
 from referee import entry_store, prepared
 
 
-def _columns(model: Any, alias: str) -> str:
-    return ", ".join(f'{alias}."{field.column}"' for field in model._meta.concrete_fields)
-
-
 def token_user_sql() -> str:
     """The token's columns, then its user's, in the models' field order."""
     user = get_user_model()
     return (
-        f"SELECT {_columns(Token, 't')}, {_columns(user, 'u')}"  # noqa: S608 - names from the models
+        f"SELECT {entry_store.columns(Token, 't')}, {entry_store.columns(user, 'u')}"  # noqa: S608 - names from the models
         f' FROM "{Token._meta.db_table}" t JOIN "{user._meta.db_table}" u'
         f' ON u."{user._meta.pk.column}" = t."{Token._meta.get_field("user").column}"'
         f' WHERE t."{Token._meta.pk.column}" = %s'
@@ -50,9 +46,8 @@ class TokenAuthentication(authentication.TokenAuthentication):
             row = cursor.fetchone()
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        split = len(Token._meta.concrete_fields)
-        token = entry_store.from_row(Token, row[:split])
-        token.user = entry_store.from_row(get_user_model(), row[split:])
+        (token, user), _rest = entry_store.split_row(row, Token, get_user_model())
+        token.user = user
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         return (token.user, token)
