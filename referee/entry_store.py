@@ -66,7 +66,7 @@ def uses_sql() -> bool:
 # session has started).
 LOCK_DEAL_SQL = """
 SELECT d.id, d.session_id, d.number, d.dealer, d.options, d.state, d.seq, d.status,
-       d.created_at, d.finished_at, d.client_id,
+       d.created_at, d.finished_at, d.client_id, d.revision,
        s.id, s.club_id, s.game, s.options, s.stake, s.currency, s.coin, s.status,
        s.created_by_id, s.created_at, s.closed_at,
        (SELECT m.role FROM "referee_member" m
@@ -181,14 +181,14 @@ WITH e AS (
     ON CONFLICT (deal_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
     RETURNING id
 ), d AS (
-    UPDATE "referee_deal" SET seq = %s, state = %s, status = %s, finished_at = %s
+    UPDATE "referee_deal" SET seq = %s, state = %s, status = %s, finished_at = %s, revision = %s
      WHERE id = %s AND EXISTS (SELECT 1 FROM e)
 )
 SELECT id FROM e
 """
 
 #: What an entry changes in its deal's row.
-SNAPSHOT_FIELDS = ("seq", "state", "status", "finished_at")
+SNAPSHOT_FIELDS = ("seq", "state", "status", "finished_at", "revision")
 
 
 def store_entry(entry: Entry, deal: Deal) -> bool:

@@ -143,6 +143,10 @@ class Deal(models.Model):
     #: The id a tablet gave the deal when it started it offline; a retried start with the same id
     #: gets this deal back. NULL (not "") when absent, so the uniqueness applies only to real ids.
     client_id = models.CharField(max_length=80, null=True, blank=True)  # noqa: DJ001
+    #: How many times the snapshot was written since the deal started: every entry, undo and
+    #: correction, and a replay that a correction of an earlier deal carried into this one
+    #: (which changes no entry of this deal). With the status, it names what the screen shows.
+    revision = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["session", "number"]

@@ -128,20 +128,18 @@ def has_later_deal(deal: Deal) -> bool:
 
 def deal_version(deal: Deal) -> str:
     """What the recording screen shows of the deal, as a token that changes with every entry,
-    undo or correction, and with the session's closing or reopening; the watchers' poll
+    undo or correction, with a replay that a correction of an earlier deal carried into this
+    one (a Mičiganas pot), and with the session's closing or reopening; the watchers' poll
     (``deal_poll``) computes the same token in its one statement.
 
-    Entries are never deleted, so (seq, entry rows) never repeats: an entry or a correction
-    adds a row, an undo lowers seq and adds none (undo then re-record keeps seq, not the row
-    count). The count is an index-only range of the deal's own entries, where the highest
-    entry id (the token before) let PostgreSQL walk the whole table's primary key backwards
-    for an old deal."""
-    rows = Entry.objects.filter(deal_id=deal.pk).count()
-    return _version(deal.seq, rows, deal.status, deal.session.status)
+    The deal's ``revision`` counts every write of its snapshot, so it never repeats. (The
+    token before counted the deal's entry rows, which a carried replay does not change: the
+    later deal's screen and its watchers kept the old pot.)"""
+    return _version(deal.seq, deal.revision, deal.status, deal.session.status)
 
 
-def _version(seq: int, rows: int, status: str, session_status: str) -> str:
-    return f"{seq}.{rows}.{status}.{session_status}"
+def _version(seq: int, revision: int, status: str, session_status: str) -> str:
+    return f"{seq}.{revision}.{status}.{session_status}"
 
 
 def last_deal(session: Session) -> Deal | None:
@@ -283,13 +281,12 @@ class Poll:
 MAX_ID = entry_store.MAX_ID
 
 #: Everything a deal's poll needs in one statement (an index probe per line: the deal and its
-#: session by key, the entry count index-only over the deal's range of (deal, active, seq), the
-#: running deal by the one-running-deal constraint's index, the role by (club, user)). Written
-#: out because it runs every two or three seconds for every phone watching every table; the ORM
-#: took five queries (3.3-4.4 ms, issue 15). tests/pages/test_poll.py holds it to the models.
+#: session by key, the running deal by the one-running-deal constraint's index, the role by
+#: (club, user)). Written out because it runs every two or three seconds for every phone
+#: watching every table; the ORM took five queries (3.3-4.4 ms, issue 15).
+#: tests/pages/test_poll.py holds it to the models.
 DEAL_POLL_SQL = (
-    "SELECT d.seq, d.status, s.status, d.created_at,"
-    " (SELECT COUNT(*) FROM referee_entry e WHERE e.deal_id = d.id),"
+    "SELECT d.seq, d.status, s.status, d.created_at, d.revision,"
     " (SELECT r.id FROM referee_deal r WHERE r.session_id = d.session_id AND r.status = %s),"
     " (SELECT m.role FROM referee_member m WHERE m.club_id = s.club_id AND m.user_id = %s AND m.active)"
     " FROM referee_deal d INNER JOIN referee_session s ON s.id = d.session_id"
@@ -308,11 +305,11 @@ def deal_poll(user: Any, pk: int) -> Poll | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    seq, status, session_status, created, rows, running, role = row
+    seq, status, session_status, created, revision, running, role = row
     role = Role.ADMIN.value if user.is_superuser else role
     if role is None:
         return None
-    return Poll(version=_version(seq, rows, status, session_status), role=role, running_deal=running,
+    return Poll(version=_version(seq, revision, status, session_status), role=role, running_deal=running,
                 created=str(created).replace(" ", "T"))
 
 
@@ -339,13 +336,11 @@ class ScreenFigures:
     totals: list[int]
 
 
-#: The entry count of ``deal_version``, whether a later deal exists (``has_later_deal``) and the
-#: seats' totals (``running_totals``) in one statement: the recording screen asked three
-#: queries for them. Rows: (-2, entries), (-1, later deals), then (seat, total) per seat with a
-#: result. tests/test_screen_reads.py holds it to the models.
+#: Whether a later deal exists (``has_later_deal``) and the seats' totals (``running_totals``)
+#: in one statement: the recording screen asked two queries for them. Rows: (-1, later deals),
+#: then (seat, total) per seat with a result. tests/test_screen_reads.py holds it to the models.
 SCREEN_SQL = (
-    "SELECT -2, COUNT(*) FROM referee_entry e WHERE e.deal_id = %s"
-    " UNION ALL SELECT -1, COUNT(*) FROM referee_deal d WHERE d.session_id = %s AND d.number > %s"
+    "SELECT -1, COUNT(*) FROM referee_deal d WHERE d.session_id = %s AND d.number > %s"
     " UNION ALL SELECT r.seat, SUM(r.points) FROM scoring_dealresult r WHERE r.session_id = %s GROUP BY r.seat"
 )
 
@@ -353,20 +348,16 @@ SCREEN_SQL = (
 def screen_figures(deal: Deal, players: int) -> ScreenFigures:
     """``deal_version``, ``has_later_deal`` and ``running_totals`` of the deal, read at once."""
     with connection.cursor() as cursor:
-        cursor.execute(SCREEN_SQL, [deal.pk, deal.session_id, deal.number, deal.session_id])
+        cursor.execute(SCREEN_SQL, [deal.session_id, deal.number, deal.session_id])
         rows = cursor.fetchall()
-    entries = later = 0
+    later = 0
     totals = [0] * players
     for key, value in rows:
-        if key == -2:
-            entries = value
-        elif key == -1:
+        if key == -1:
             later = value
         elif 0 <= key < players:
             totals[key] = int(value or 0)
-    return ScreenFigures(
-        version=_version(deal.seq, entries, deal.status, deal.session.status), later_deal=later > 0, totals=totals
-    )
+    return ScreenFigures(version=deal_version(deal), later_deal=later > 0, totals=totals)
 
 
 def running_totals(session: Session, players: int) -> list[int]:

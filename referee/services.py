@@ -239,14 +239,15 @@ def entry_add(
             deal=deal, seq=deal.seq + 1, payload=dict(payload), result=view.get("last"),
             author=_author(user), idempotency_key=key,
         )
-        before = (deal.seq, deal.state, deal.status, deal.finished_at)
+        before = (deal.seq, deal.state, deal.status, deal.finished_at, deal.revision)
         deal.seq += 1
+        deal.revision += 1
         deal.state = rules.to_dict(new_state)
         if outcome is not None:
             deal.status = DealStatus.FINISHED
             deal.finished_at = timezone.now()
         if not entry_store.store_entry(entry, deal):  # the key is stored already: a retry; nothing written
-            deal.seq, deal.state, deal.status, deal.finished_at = before
+            deal.seq, deal.state, deal.status, deal.finished_at, deal.revision = before
             added = _retried(locked, key, payload)
             assert added is not None  # the store skipped the row only for a stored key
             return added
@@ -274,10 +275,11 @@ def _store_replayed(deal: Deal, state: Any) -> None:
     rules = GAMES[deal.session.game]
     was_finished = deal.status == DealStatus.FINISHED
     deal.state = rules.to_dict(state)
+    deal.revision += 1  # a later deal replayed here changes no entry of its own: its screen must still change
     finished = rules.outcome(state) is not None
     deal.status = DealStatus.FINISHED if finished else DealStatus.RUNNING
     deal.finished_at = (deal.finished_at or timezone.now()) if finished else None
-    deal.save(update_fields=["seq", "state", "status", "finished_at", "options"])
+    deal.save(update_fields=["seq", "state", "status", "finished_at", "options", "revision"])
     if was_finished:
         signals.deal_reopened.send(sender=Deal, deal=deal)
     if finished:

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from referee import selectors, services
-from referee.models import Deal, DealStatus, Entry
+from referee.models import Deal, DealStatus
 from referee.permissions import club_role
 from scoring.models import DealResult
 from tests.scoring.helpers import play, start, undo, velnias_end
@@ -20,9 +20,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_screen_statement_names_the_models_tables() -> None:
-    for table in (Entry._meta.db_table, Deal._meta.db_table, DealResult._meta.db_table):
+    for table in (Deal._meta.db_table, DealResult._meta.db_table):
         assert f"FROM {table} " in selectors.SCREEN_SQL
-    for column in ("deal_id", "session_id", "number", "seat", "points"):
+    for column in ("session_id", "number", "seat", "points"):
         assert column in selectors.SCREEN_SQL
 
 
@@ -103,3 +103,4 @@ def test_the_statements_and_the_orm_read_the_same_page(club_setup: dict[str, Any
     assert len(queries.captured_queries) == 2  # the seats came with the read, not with .all()
     monkeypatch.setattr(entry_store, "SQL_VENDORS", frozenset())
     assert picture(selectors.deal_for_page(user, deal.pk)) == by_statements
+

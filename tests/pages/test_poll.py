@@ -3,13 +3,14 @@ and hears 304, nothing rendered, while nothing changed; outsiders hear 404 whate
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 
 from referee import selectors, services
-from referee.models import Deal, Entry, Member, Session
+from referee.models import Deal, Member, Session
 from scoring.models import SessionSummary
 
 from .conftest import record
@@ -180,10 +181,9 @@ def test_the_poll_statements_name_the_models_tables_and_columns() -> None:
     for sql in (selectors.DEAL_POLL_SQL, selectors.SESSION_POLL_SQL):
         assert f"{table(Member)} m WHERE m.{column(Member, 'club')} = s.{column(Session, 'club')}" in sql
         assert f"m.{column(Member, 'user')} = %s AND m.{column(Member, 'active')}" in sql
-    assert f"{table(Entry)} e WHERE e.{column(Entry, 'deal')} = d.id" in selectors.DEAL_POLL_SQL
     assert f"{table(Deal)} r WHERE r.{column(Deal, 'session')} = d.{column(Deal, 'session')}" in selectors.DEAL_POLL_SQL
     assert f"{table(Session)} s ON s.id = d.{column(Deal, 'session')}" in selectors.DEAL_POLL_SQL
-    for name in ("seq", "status"):
+    for name in ("seq", "status", "revision"):
         assert f"d.{column(Deal, name)}" in selectors.DEAL_POLL_SQL
     summary = table(SessionSummary)
     for name in ("state", "progress"):
@@ -231,3 +231,30 @@ def test_watchers_share_one_rendering_per_version_and_scorers_never(
     record(deal, club_setup["users"]["scorer"], {"type": "place", "player": 1})
     moved = second_phone.get(_live(deal), HTTP_IF_NONE_MATCH=first["ETag"])
     assert moved.status_code == 200 and "Jonas placed a card" in moved.content.decode()
+
+
+def test_a_correction_carried_into_the_running_deal_changes_its_screen(
+    page: Any, start: Any, club_setup: dict
+) -> None:
+    """Correcting which prize card was taken in a finished Mičiganas deal changes the chips the
+    running next deal carries, though none of its entries changes: its screen and its
+    watchers' poll show the new board (the version counted entry rows, and both kept the old one)."""
+    scorer = club_setup["users"]["scorer"]
+    first = start("michigan", ["admin", "scorer", "member"])
+    record(first, scorer, {"type": "prize", "card": "AS", "player": 1},
+           {"type": "out", "player": 0, "hand_counts": [0, 3, 4]})
+    second = services.deal_start(session=first.session, user=scorer)
+    watcher = page(club_setup["users"]["member"])
+    seen = watcher.get(_live(second))
+    # The ace's 4 chips were taken; the other three cards carried 4 each, and the antes add 4.
+    assert re.findall(r'class="chips">(\d+)<', seen.content.decode()) == ["4", "8", "8", "8"]
+
+    services.entry_correct(deal_id=first.pk, seq=1, payload={"type": "prize", "card": "KC", "player": 1},
+                           user=scorer)
+
+    changed = watcher.get(_live(second), HTTP_IF_NONE_MATCH=seen["ETag"])
+    assert changed.status_code == 200
+    assert re.findall(r'class="chips">(\d+)<', changed.content.decode()) == ["8", "4", "8", "8"]
+    screen = page(scorer).get(f"/deals/{second.pk}/").content.decode()
+    board = screen[screen.index('class="prize-board"'):screen.index("</section>")]
+    assert re.findall(r'class="chips">(\d+)<', board) == ["8", "4", "8", "8"]
