@@ -215,6 +215,11 @@ def main() -> None:
         if unknown:
             parser.error(f"unknown games: {', '.join(unknown)}")
         deals = [(game, build(user, members)) for game, build in builders if game in chosen]
+        # The planner's statistics, as autovacuum keeps them on a club's database: without them
+        # a freshly built table looks empty, and the latest entries' read took 2.4 ms (a bitmap
+        # scan and a sort of the deal's 500 entries) instead of 0.2 ms (the index read backwards).
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
         client = Client(HTTP_ACCEPT_LANGUAGE="lt")
         client.force_login(user)
         watcher = Client(HTTP_ACCEPT_LANGUAGE="lt")

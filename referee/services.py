@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from referee.rules import GAMES, IllegalEntry
 
-from . import entry_store, signals
+from . import entry_store, screen_views, selectors, signals
 from .deal_starts import DealStarted as DealStarted
 from .deal_starts import deal_start_once as deal_start_once
 from .errors import Conflict, NotFound, Refusal
@@ -253,6 +253,9 @@ def entry_add(
             return added
         if outcome is not None:
             signals.deal_finished.send(sender=Deal, deal=deal, state=new_state)
+        # Every screen of the deal asks for this version next: they find its view kept.
+        screen_views.keep_after_commit(
+            deal, selectors.deal_version(deal), dict(view), rules.next_dealer(new_state) if outcome else None)
         return EntryAdded(entry=entry, deal=deal, created=True, view=view, names=locked.names)
 
 

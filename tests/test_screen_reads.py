@@ -4,6 +4,7 @@ reads in one statement what ``deal_version``, ``has_later_deal`` and ``running_t
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -104,3 +105,61 @@ def test_the_statements_and_the_orm_read_the_same_page(club_setup: dict[str, Any
     monkeypatch.setattr(entry_store, "SQL_VENDORS", frozenset())
     assert picture(selectors.deal_for_page(user, deal.pk)) == by_statements
 
+
+def test_the_snapshot_read_as_text_is_the_snapshot(club_setup: dict[str, Any]) -> None:
+    """``snapshot_as_text``: the page reads the snapshot as the database's JSON text, loads no
+    ``state`` (it is deferred: reading it asks again) and decodes the same snapshot on demand."""
+    from referee.pages.deal_screen import snapshot_of, snapshot_script
+    from tests.conftest import is_postgres
+
+    session = start(club_setup, "velnias", ["admin", "scorer", "member"])
+    deal = services.deal_start(session=session, user=club_setup["users"]["scorer"])
+    stored = Deal.objects.get(pk=deal.pk).state
+    found = selectors.deal_for_page(club_setup["users"]["scorer"], deal.pk, snapshot_as_text=True)
+    assert found is not None
+    page_deal = found[0]
+    if is_postgres():
+        assert "state" in page_deal.get_deferred_fields()
+        assert json.loads(page_deal.snapshot_text) == stored
+    script = str(snapshot_script(page_deal))
+    assert json.loads(script.split(">", 1)[1].rsplit("<", 1)[0]) == stored
+    with CaptureQueriesContext(connection) as queries:
+        assert snapshot_of(page_deal) == stored
+    assert queries.captured_queries == []
+
+
+def test_the_recent_entries_statement_reads_what_the_orm_reads(club_setup: dict[str, Any], monkeypatch: Any) -> None:
+    """``RECENT_ENTRIES_SQL`` (PostgreSQL): the latest active entries, newest first, as the ORM
+    reads them, an undone entry left out."""
+    from referee import entry_store
+    from tests.conftest import is_postgres
+
+    if not is_postgres():
+        pytest.skip("the statement is PostgreSQL's")
+    scorer = club_setup["users"]["scorer"]
+    session = start(club_setup, "cheat", ["admin", "scorer", "member"])
+    deal = services.deal_start(session=session, user=scorer)
+    for player in (0, 1, 2, 0, 1):
+        services.entry_add(deal_id=deal.pk, payload={"type": "place", "player": player}, user=scorer)
+    services.entry_undo(deal_id=deal.pk, user=scorer)
+
+    def picture(entries: list[Any]) -> list[Any]:
+        return [[getattr(e, f.attname) for f in type(e)._meta.concrete_fields] for e in entries]
+
+    by_statement = picture(selectors.recent_entries(deal, 3))
+    assert [row[2] for row in by_statement] == [4, 3, 2]  # seq, the undone fifth left out
+    monkeypatch.setattr(entry_store, "SQL_VENDORS", frozenset())
+    assert picture(selectors.recent_entries(deal, 3)) == by_statement
+
+
+def test_the_snapshot_text_cannot_end_its_script_element() -> None:
+    """The database's text is embedded as json_script would embed it: <, > and & escaped."""
+    from types import SimpleNamespace
+
+    from referee.pages.deal_screen import snapshot_script
+
+    text = '{"note": "</script><script>alert(1)</script> & more"}'
+    html = str(snapshot_script(SimpleNamespace(snapshot_text=text)))  # type: ignore[arg-type]
+    inner = html.removeprefix('<script id="deal-snapshot" type="application/json">').removesuffix("</script>")
+    assert "<" not in inner and ">" not in inner and "&" not in inner
+    assert json.loads(inner) == json.loads(text)

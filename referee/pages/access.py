@@ -33,8 +33,8 @@ def session_or_404(user: Any, pk: int) -> Session:
     return session
 
 
-def deal_or_404(user: Any, pk: int) -> tuple[Deal, str]:
-    found = selectors.deal_for_page(user, pk)
+def deal_or_404(user: Any, pk: int, *, snapshot_as_text: bool = False) -> tuple[Deal, str]:
+    found = selectors.deal_for_page(user, pk, snapshot_as_text=snapshot_as_text)
     if found is None:
         raise Http404(_("Not found."))
     return found

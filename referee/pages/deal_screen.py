@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from django.core.cache import cache
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from referee import presenters, selectors
+from referee import presenters, screen_views, selectors
 from referee.games import PAGES, GamePages
 from referee.models import Deal, DealStatus, SessionStatus
 from referee.rules import GAMES
@@ -27,8 +27,6 @@ from .table_offline_text import table_offline_text
 
 #: How many of the deal's latest entries the recording screen lists.
 RECENT_ENTRIES = 6
-#: How long a deal version's engine view stays cached, in seconds.
-VIEW_CACHE_SECONDS = 600
 
 
 def deal_context(
@@ -96,10 +94,10 @@ def deal_context(
         "later_deal": later_deal,
         "stake": session.stake,
         # The deal's raw snapshot, on a scorer's screen only: the tablet's engine goes on from it offline.
-        "snapshot_script": snapshot_script(deal.state) if can_record(role) and session_open else "",
+        "snapshot_script": snapshot_script(deal) if can_record(role) and session_open else "",
         "js_text": _js_text(names, pages),
     }
-    context.update(pages.screen(view, names, notation, state=deal.state, finished=finished, redraw=redraw))
+    context.update(pages.screen(view, names, notation, state=_Snapshot(deal), finished=finished, redraw=redraw))
     return context
 
 
@@ -145,30 +143,57 @@ def _sentences(language: str | None, game: str) -> dict[str, Any]:
 _SCRIPT_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
 
 
-def snapshot_script(state: dict[str, Any]) -> SafeString:
-    """``state|json_script:"deal-snapshot"`` without the spaces after commas and colons: a long
-    Mičiganas deal's snapshot (its whole chip ledger) is 15 % smaller (no faster to encode).
-    A snapshot read from the database holds no cycle, so the encoder does not look for one
-    (15 % of encoding a 500-entry Mičiganas deal's 83 KB, about 0.35 ms)."""
-    text = json.dumps(state, cls=DjangoJSONEncoder, separators=(",", ":"), check_circular=False)
+def snapshot_script(deal: Deal) -> SafeString:
+    """``deal.state|json_script:"deal-snapshot"``, from the database's own JSON text when the
+    page read it so (``deal_for_page(snapshot_as_text=True)``): decoding a 500-entry Mičiganas
+    deal's 83 KB and encoding it again took 3 ms. Otherwise encoded without the spaces after
+    commas and colons, and without the cycle check (a snapshot read from the database holds no
+    cycle)."""
+    text = getattr(deal, "snapshot_text", None)
+    if text is None:
+        text = json.dumps(deal.state, cls=DjangoJSONEncoder, separators=(",", ":"), check_circular=False)
     text = text.translate(_SCRIPT_ESCAPES)
     return format_html('<script id="deal-snapshot" type="application/json">{}</script>', mark_safe(text))  # noqa: S308
 
 
 def engine_view(deal: Deal, version: str) -> tuple[dict[str, Any], int | None]:
     """The engine's view of the deal's snapshot and, once the deal is finished, the next deal's
-    dealer, cached per deal version: every phone watching the table re-renders after each
-    entry, and a long deal's snapshot (Mičiganas keeps its whole chip ledger) costs more to
-    read than the page does to render. Both come from one reading of the snapshot: a finished
-    deal's screen read it a second time for the dealer, on every GET (issue 15)."""
-    # The creation time keeps keys apart should a database ever be rebuilt with the same ids.
-    # The version names the deal's status: a running version's entry never answers for a finished one.
-    key = f"deal-screen:{deal.pk}:{deal.created_at.timestamp()}:{version}"
-    cached: tuple[dict[str, Any], int | None] | None = cache.get(key)
-    if cached is not None:
-        return cached
+    dealer, kept per deal version (``referee.screen_views``: the entry that made the version
+    usually kept it already). Both come from one reading of the snapshot: a finished deal's
+    screen read it a second time for the dealer, on every GET (issue 15)."""
+    found = screen_views.kept(deal, version)
+    if found is not None:
+        return found
     rules = GAMES[deal.session.game]
-    state = rules.from_dict(deal.state)
-    found = (dict(rules.view(state)), rules.next_dealer(state) if deal.status == DealStatus.FINISHED else None)
-    cache.set(key, found, timeout=VIEW_CACHE_SECONDS)
-    return found
+    state = rules.from_dict(snapshot_of(deal))
+    view = dict(rules.view(state))
+    next_dealer = rules.next_dealer(state) if deal.status == DealStatus.FINISHED else None
+    screen_views.keep(deal, version, view, next_dealer)
+    return view, next_dealer
+
+
+class _Snapshot(Mapping[str, Any]):
+    """The deal's snapshot for a game's ``screen``, decoded only if the game reads it (Elgeta
+    does; a Mičiganas screen, whose snapshot is the largest, does not)."""
+
+    def __init__(self, deal: Deal) -> None:
+        self._deal = deal
+
+    def __getitem__(self, key: str) -> Any:
+        return snapshot_of(self._deal)[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(snapshot_of(self._deal))
+
+    def __len__(self) -> int:
+        return len(snapshot_of(self._deal))
+
+
+def snapshot_of(deal: Deal) -> dict[str, Any]:
+    """The deal's snapshot as the engine reads it: decoded from ``snapshot_text`` at first use
+    when the page read it as text (``deal_for_page(snapshot_as_text=True)``)."""
+    text = getattr(deal, "snapshot_text", None)
+    if text is not None and "state" in deal.get_deferred_fields():
+        deal.state = json.loads(text)
+    state: dict[str, Any] = deal.state
+    return state

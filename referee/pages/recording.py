@@ -16,7 +16,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from referee import poll_cache, presence, selectors, services
+from referee import poll_cache, presence, screen_views, selectors, services
 from referee.errors import NotAllowed, Refusal
 from referee.games import PAGES
 from referee.models import Deal
@@ -26,7 +26,7 @@ from referee.services import refusal_from
 
 from .access import can_record, deal_or_404
 from .conditional import not_modified_from_cache, poll_headers, unchanged
-from .deal_screen import VIEW_CACHE_SECONDS, deal_context
+from .deal_screen import deal_context
 from .entry_form import payload_from_form
 from .offline_templates import offline_templates
 
@@ -37,7 +37,8 @@ def _json_refusal(error: Refusal) -> JsonResponse:
 
 @login_required
 def deal_page(request: HttpRequest, pk: int) -> HttpResponse:
-    deal, role = deal_or_404(request.user, pk)
+    # A GET embeds the snapshot for the tablet as the database wrote it (``snapshot_text``).
+    deal, role = deal_or_404(request.user, pk, snapshot_as_text=request.method == "GET")
     if request.method == "POST":
         return _deal_post(request, deal, role)
     context = deal_context(deal, request.user, role)
@@ -156,7 +157,7 @@ def _live_fragment(request: HttpRequest, pk: int, poll: selectors.Poll,
     html = render_to_string("referee/deal_live.html", context, request=request)
     # Only what the poll's version names is shared: the deal may have moved on since the poll read it.
     if context["version"] == poll.version and role == poll.role and not any(mark in html for mark in _PERSONAL):
-        cache.set(key, html, timeout=VIEW_CACHE_SECONDS)
+        cache.set(key, html, timeout=screen_views.VIEW_CACHE_SECONDS)
     return html, str(context["version"])
 
 

@@ -8,7 +8,10 @@ import re
 from typing import Any
 
 import pytest
+from django.core.cache import cache
+from django.db import transaction
 
+from referee import screen_views, selectors, services
 from referee.models import Deal
 from referee.rules import GAMES
 
@@ -53,7 +56,7 @@ def test_a_finished_deal_is_read_once_per_version_and_names_the_next_dealer(
 
 
 def test_a_running_long_deal_is_read_once_per_version(
-    page: Any, start: Any, club_setup: dict, monkeypatch: Any
+    page: Any, start: Any, club_setup: dict, monkeypatch: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     deal = start("michigan", ["admin", "scorer", "member", "Petras"])
     scorer = club_setup["users"]["scorer"]
@@ -61,8 +64,64 @@ def test_a_running_long_deal_is_read_once_per_version(
     client = page(scorer)
     client.get(f"/deals/{deal.pk}/")  # the offline templates, rendered once per deal and process
     reads = count_reads(monkeypatch, "michigan")
-    record(deal, scorer, {"type": "misplay", "player": 1})  # a new version (the entry reads it once)
-    reads.clear()
+    services.entry_undo(deal_id=deal.pk, user=scorer)  # a version no entry made: read once
     for _ in range(3):
         assert client.get(f"/deals/{deal.pk}/").status_code == 200
     assert len(reads) == 1
+    with django_capture_on_commit_callbacks(execute=True):  # as the entry's commit would
+        record(deal, scorer, {"type": "misplay", "player": 1})  # the entry reads its deal once
+    reads.clear()
+    for _ in range(3):
+        assert client.get(f"/deals/{deal.pk}/").status_code == 200
+    assert reads == []  # the entry kept its version's view for the screens
+
+
+def _screen(html: str) -> str:
+    """The screen without what is personal to one response: the CSRF token, the entry's key and
+    the other devices recording the deal (emptying the cache forgets this one's earlier GET)."""
+    html = re.sub(r'name="(csrfmiddlewaretoken|idempotency_key)" value="[^"]*"', "", html)
+    html = re.sub(r'(data-version="[^"~]*)~[0-9a-f]+"', r'\1"', html)
+    return re.sub(r"<div data-presence-box>.*?</div>", "", html, flags=re.S)
+
+
+@pytest.mark.parametrize("game", ["michigan", "velnias"])
+def test_the_view_an_entry_keeps_draws_the_screen_a_reading_draws(
+    page: Any, start: Any, club_setup: dict, game: str, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The view an entry keeps for its version (running, and finished with the next dealer)
+    draws the same screen as the snapshot read afresh."""
+    deal = start(game, ["admin", "scorer", "member", "Petras"])
+    scorer = club_setup["users"]["scorer"]
+    entry = SEED_END if game == "velnias" else {"type": "misplay", "player": 2}
+    with django_capture_on_commit_callbacks(execute=True):
+        record(deal, scorer, entry)
+    deal = Deal.objects.select_related("session").get(pk=deal.pk)
+    version = selectors.deal_version(deal)
+    assert screen_views.kept(deal, version) is not None
+    client = page(scorer)
+    kept = _screen(client.get(f"/deals/{deal.pk}/").content.decode())
+    cache.clear()
+    read = _screen(client.get(f"/deals/{deal.pk}/").content.decode())
+    assert kept == read
+
+
+def test_a_rolled_back_entry_keeps_no_view(
+    start: Any, club_setup: dict, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A version's view is kept once the entry commits: a rolled-back entry's version number
+    comes back with other content."""
+    deal = start("michigan", ["admin", "scorer", "member", "Petras"])
+    scorer = club_setup["users"]["scorer"]
+    with (django_capture_on_commit_callbacks(execute=True) as kept, pytest.raises(RuntimeError),
+          transaction.atomic()):
+        record(deal, scorer, {"type": "misplay", "player": 2})
+        rolled_back = Deal.objects.select_related("session").get(pk=deal.pk)
+        raise RuntimeError
+    assert kept == []
+    assert rolled_back.revision == 1
+    assert screen_views.kept(rolled_back, selectors.deal_version(rolled_back)) is None
+    with django_capture_on_commit_callbacks(execute=True):
+        record(deal, scorer, {"type": "misplay", "player": 3})
+    stored = Deal.objects.select_related("session").get(pk=deal.pk)
+    view, _dealer = screen_views.kept(stored, selectors.deal_version(stored)) or ({}, None)
+    assert view["misplays"] == [0, 0, 0, 1]

@@ -1,0 +1,49 @@
+"""The engine's view of each deal version, kept in the cache for the screens that show it.
+
+Every screen of a deal (the scorer's recording screen, a second tablet, every phone watching
+the table) draws from the engine's view of the deal's snapshot, and after each entry they all
+ask for the new version at once. Reading a long snapshot is the dearest part of drawing one:
+a 500-entry Mičiganas deal (its whole chip ledger) takes about 2 ms to read and view. The
+entry that makes a version already holds its view, so it keeps it here once its transaction
+has committed (never before: a rolled-back entry's version number can come back with other
+content); a version no entry made (an undo, a correction, an evicted key) is read from the
+snapshot by the first screen that asks (``referee.pages.deal_screen.engine_view``).
+
+A version (``selectors.deal_version``) never repeats for a deal: the deal's ``revision``
+counts every write of its snapshot. The creation time keeps keys apart should a database
+ever be rebuilt with the same ids, and the version names the deal's status, so a running
+version's view never answers for a finished one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+
+from .models import Deal
+
+#: How long a deal version's view stays kept, in seconds.
+VIEW_CACHE_SECONDS = 600
+
+#: The engine's view of a version and, once the deal is finished, the next deal's dealer.
+Kept = tuple[dict[str, Any], int | None]
+
+
+def _key(deal: Deal, version: str) -> str:
+    return f"deal-screen:{deal.pk}:{deal.created_at.timestamp()}:{version}"
+
+
+def kept(deal: Deal, version: str) -> Kept | None:
+    found: Kept | None = cache.get(_key(deal, version))
+    return found
+
+
+def keep(deal: Deal, version: str, view: dict[str, Any], next_dealer: int | None) -> None:
+    cache.set(_key(deal, version), (view, next_dealer), timeout=VIEW_CACHE_SECONDS)
+
+
+def keep_after_commit(deal: Deal, version: str, view: dict[str, Any], next_dealer: int | None) -> None:
+    """``keep``, once the current transaction commits (at once outside one)."""
+    transaction.on_commit(lambda: keep(deal, version, view, next_dealer))
