@@ -17,12 +17,15 @@ version's view never answers for a finished one.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
 
 from .models import Deal
+
+log = logging.getLogger(__name__)
 
 #: How long a deal version's view stays kept, in seconds.
 VIEW_CACHE_SECONDS = 600
@@ -36,14 +39,25 @@ def _key(deal: Deal, version: str) -> str:
 
 
 def kept(deal: Deal, version: str) -> Kept | None:
-    found: Kept | None = cache.get(_key(deal, version))
+    """The version's kept view; None when it is not kept, or the cache cannot be read (the
+    screen then reads the snapshot: a cache that is down costs time, never a page)."""
+    try:
+        found: Kept | None = cache.get(_key(deal, version))
+    except Exception:
+        log.warning("could not read a deal version's kept view", exc_info=True)
+        return None
     return found
 
 
 def keep(deal: Deal, version: str, view: dict[str, Any], next_dealer: int | None) -> None:
-    cache.set(_key(deal, version), (view, next_dealer), timeout=VIEW_CACHE_SECONDS)
+    """Keep the version's view; a cache that fails is logged (the screens read the snapshot)."""
+    try:
+        cache.set(_key(deal, version), (view, next_dealer), timeout=VIEW_CACHE_SECONDS)
+    except Exception:
+        log.warning("could not keep a deal version's view", exc_info=True)
 
 
 def keep_after_commit(deal: Deal, version: str, view: dict[str, Any], next_dealer: int | None) -> None:
-    """``keep``, once the current transaction commits (at once outside one)."""
+    """``keep``, once the current transaction commits (at once outside one). The entry has
+    committed by then: nothing here may fail its answer."""
     transaction.on_commit(lambda: keep(deal, version, view, next_dealer))

@@ -13,6 +13,7 @@ from django.db import transaction
 
 from referee import screen_views, selectors, services
 from referee.models import Deal
+from referee.pages.deal_screen import engine_view
 from referee.rules import GAMES
 
 from .conftest import record
@@ -125,3 +126,24 @@ def test_a_rolled_back_entry_keeps_no_view(
     stored = Deal.objects.select_related("session").get(pk=deal.pk)
     view, _dealer = screen_views.kept(stored, selectors.deal_version(stored)) or ({}, None)
     assert view["misplays"] == [0, 0, 0, 1]
+
+
+def test_a_cache_that_is_down_fails_neither_the_entry_nor_the_view(
+    start: Any, club_setup: dict, monkeypatch: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The entry has committed when it keeps its version's view: a cache that fails then is
+    logged, and the screen's view is read from the snapshot instead."""
+    deal = start("michigan", ["admin", "scorer", "member", "Petras"])
+    scorer = club_setup["users"]["scorer"]
+
+    def down(*_args: Any, **_kwargs: Any) -> Any:
+        raise ConnectionError("cache down")
+
+    monkeypatch.setattr(screen_views.cache, "get", down)
+    monkeypatch.setattr(screen_views.cache, "set", down)
+    with django_capture_on_commit_callbacks(execute=True) as kept:
+        record(deal, scorer, {"type": "misplay", "player": 2})
+    assert len(kept) >= 1 and Deal.objects.get(pk=deal.pk).seq == 1
+    stored = Deal.objects.select_related("session").get(pk=deal.pk)
+    view, next_dealer = engine_view(stored, selectors.deal_version(stored))
+    assert view["misplays"] == [0, 0, 1, 0] and next_dealer is None
