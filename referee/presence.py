@@ -15,6 +15,7 @@ writes it again, well inside the expiry.
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import secrets
 import time
@@ -26,6 +27,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
+
+log = logging.getLogger(__name__)
 
 #: The device's cookie: a random id, nothing else (the name is worked out on the server).
 COOKIE = "kortos_device"
@@ -176,7 +179,11 @@ def others(records: dict[str, Record], device: str | None, now: float | None = N
 
 def present(deal_id: int, device: str | None) -> list[Device]:
     """The other devices on the deal, without marking this one (a watcher's view)."""
-    return others(cache.get(_key(deal_id)) or {}, device)
+    try:
+        return others(cache.get(_key(deal_id)) or {}, device)
+    except Exception:
+        log.warning("could not read who is recording a deal", exc_info=True)
+        return []
 
 
 def fingerprint(devices: list[Device]) -> str:
@@ -230,10 +237,15 @@ def on_screen(request: HttpRequest, deal_id: int, club_id: int | None = None) ->
     and answer the others; the second value is a new device id the answer must set as cookie.
     ``club_id`` is looked up only to name a device the deal does not know yet."""
     device, new = ensure_device(request)
-    records = mark(deal_id, device, None) if not new else None
-    if records is None:
-        club = club_id if club_id is not None else club_of(deal_id)
-        records = mark(deal_id, device, who(request, club)) if club is not None else {}
+    try:
+        records = mark(deal_id, device, None) if not new else None
+        if records is None:
+            club = club_id if club_id is not None else club_of(deal_id)
+            records = mark(deal_id, device, who(request, club)) if club is not None else {}
+    except Exception:
+        # The cache is down: the screen shows no other device rather than no screen.
+        log.warning("could not mark a device present on a deal", exc_info=True)
+        records = {}
     return others(records or {}, device), device if new else None
 
 
@@ -242,7 +254,11 @@ def touch(request: Any, deal_id: int) -> None:
     that already has its cookie (the recording page gave it); the API sets no cookie.
     ``request``: Django's or REST framework's (which reads through to Django's)."""
     device = device_of(request)
-    if device is not None and mark(deal_id, device, None) is None:
-        club = club_of(deal_id)
-        if club is not None:
-            mark(deal_id, device, who(request, club))
+    try:
+        if device is not None and mark(deal_id, device, None) is None:
+            club = club_of(deal_id)
+            if club is not None:
+                mark(deal_id, device, who(request, club))
+    except Exception:
+        # The entry is stored: a cache that is down must not turn its answer into an error.
+        log.warning("could not mark a device present on a deal", exc_info=True)

@@ -159,3 +159,30 @@ def test_the_banner_in_lithuanian_and_a_malformed_cookie_replaced(page: Any, sta
 ])
 def test_the_device_kind_from_the_user_agent(agent: str, expected: tuple[str, str]) -> None:
     assert presence.browser_and_kind(agent) == expected
+
+
+def test_a_cache_that_is_down_costs_the_banner_not_the_entry_or_the_screen(
+    page: Any, start: Any, club_setup: dict, monkeypatch: Any
+) -> None:
+    """The cache keeps who is recording; when it fails, an entry posted through the API (already
+    stored when the device is marked) still answers 201, and the recording screen still draws,
+    without the banner: a tablet that heard 500 would retry an entry that was stored."""
+    from referee import screen_views
+    from referee.models import Deal
+
+    deal = start("cheat", ["admin", "scorer", "member"])
+    ona = device(page, club_setup["users"]["admin"], IPHONE)
+    ona.cookies[presence.COOKIE] = "o" * 24
+
+    def down(*_args: Any, **_kwargs: Any) -> Any:
+        raise ConnectionError("cache down")
+
+    for name in ("get", "set", "get_many", "set_many", "add", "delete"):
+        monkeypatch.setattr(cache, name, down)
+    assert presence.cache is cache and screen_views.cache is cache
+    posted = ona.post(f"/api/deals/{deal.pk}/entries/", json.dumps(PLACE), content_type="application/json")
+    assert posted.status_code == 201
+    assert Deal.objects.get(pk=deal.pk).seq == 1
+    screen = ona.get(f"/deals/{deal.pk}/")
+    assert screen.status_code == 200 and banner(screen) == ""
+    assert "placed a card" in screen.content.decode()
