@@ -18,11 +18,13 @@ version's view never answers for a finished one.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
 
+from .games import PAGES
 from .models import Deal
 
 log = logging.getLogger(__name__)
@@ -49,15 +51,18 @@ def kept(deal: Deal, version: str) -> Kept | None:
     return found
 
 
-def keep(deal: Deal, version: str, view: dict[str, Any], next_dealer: int | None) -> None:
-    """Keep the version's view; a cache that fails is logged (the screens read the snapshot)."""
+def keep(deal: Deal, version: str, view: Mapping[str, Any], next_dealer: int | None) -> Kept:
+    """Keep the version's view as the game's screens keep it (``GamePages.kept_view``) and
+    answer it; a cache that fails is logged (the screens read the snapshot)."""
+    found = (PAGES[deal.session.game].kept_view(view), next_dealer)
     try:
-        cache.set(_key(deal, version), (view, next_dealer), timeout=VIEW_CACHE_SECONDS)
+        cache.set(_key(deal, version), found, timeout=VIEW_CACHE_SECONDS)
     except Exception:
         log.warning("could not keep a deal version's view", exc_info=True)
+    return found
 
 
-def keep_after_commit(deal: Deal, version: str, view: dict[str, Any], next_dealer: int | None) -> None:
+def keep_after_commit(deal: Deal, version: str, view: Mapping[str, Any], next_dealer: int | None) -> None:
     """``keep``, once the current transaction commits (at once outside one). The entry has
     committed by then: nothing here may fail its answer."""
     transaction.on_commit(lambda: keep(deal, version, view, next_dealer))

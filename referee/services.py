@@ -255,7 +255,7 @@ def entry_add(
             signals.deal_finished.send(sender=Deal, deal=deal, state=new_state)
         # Every screen of the deal asks for this version next: they find its view kept.
         screen_views.keep_after_commit(
-            deal, selectors.deal_version(deal), dict(view), rules.next_dealer(new_state) if outcome else None)
+            deal, selectors.deal_version(deal), view, rules.next_dealer(new_state) if outcome else None)
         return EntryAdded(entry=entry, deal=deal, created=True, view=view, names=locked.names)
 
 

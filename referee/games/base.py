@@ -120,6 +120,11 @@ class GamePages:
         """
         return {}
 
+    def kept_view(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """The engine's view of a deal version as the screens keep it (``referee.screen_views``):
+        what ``screen`` and the templates read. A game trims here what only other readers use."""
+        return dict(view)
+
     def redraw_form(self, action: str, typed: Mapping[str, Any]) -> dict[str, Any]:
         """The form the scorer asked for with ``action`` (one of ``redraw_actions``), from what
         they typed; nothing is stored. A game adds here what the action asks for."""

@@ -166,10 +166,8 @@ def engine_view(deal: Deal, version: str) -> tuple[dict[str, Any], int | None]:
         return found
     rules = GAMES[deal.session.game]
     state = rules.from_dict(snapshot_of(deal))
-    view = dict(rules.view(state))
     next_dealer = rules.next_dealer(state) if deal.status == DealStatus.FINISHED else None
-    screen_views.keep(deal, version, view, next_dealer)
-    return view, next_dealer
+    return screen_views.keep(deal, version, rules.view(state), next_dealer)
 
 
 class _Snapshot(Mapping[str, Any]):

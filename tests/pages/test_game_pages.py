@@ -56,3 +56,12 @@ def test_a_game_writes_its_own_entry_fields_in_the_audit() -> None:
     assert PAGES["cheat"].audit_line({"type": "challenge", "challenger": 2, "revealed": "X"}, names) == (
         "challenge · challenger: Rūta · revealed: X"
     )
+
+
+def test_the_chip_movement_rows_escape_the_players_names() -> None:
+    """The Mičiganas screen builds its movement rows in Python: every cell is escaped."""
+    view = GAMES["michigan"].view(GAMES["michigan"].new_deal(players=3, dealer=0))
+    names = ["<b>Ona</b>", "Jonas & Co", "Rūta"]
+    rows = str(PAGES["michigan"].screen(view, names, "en", state={}, finished=False)["movement_rows"])
+    assert "<b>" not in rows and "&lt;b&gt;Ona&lt;/b&gt;" in rows and "Jonas &amp; Co" in rows
+    assert rows.count("<tr>") == len(view["movements"]) and '<td class="num">' in rows

@@ -93,14 +93,22 @@ def test_the_view_an_entry_keeps_draws_the_screen_a_reading_draws(
     draws the same screen as the snapshot read afresh."""
     deal = start(game, ["admin", "scorer", "member", "Petras"])
     scorer = club_setup["users"]["scorer"]
-    entry = SEED_END if game == "velnias" else {"type": "misplay", "player": 2}
+    # Mičiganas: 20 misplays, 60 chip movements after the antes (the screen lists the latest 40).
+    entries = [SEED_END] if game == "velnias" else [{"type": "misplay", "player": n % 4} for n in range(20)]
+    record(deal, scorer, *entries[:-1])
     with django_capture_on_commit_callbacks(execute=True):
-        record(deal, scorer, entry)
+        record(deal, scorer, entries[-1])
     deal = Deal.objects.select_related("session").get(pk=deal.pk)
     version = selectors.deal_version(deal)
-    assert screen_views.kept(deal, version) is not None
+    found = screen_views.kept(deal, version)
+    assert found is not None
+    if game == "michigan":  # kept without the older movements, counting them all
+        ledger = GAMES["michigan"].view(GAMES["michigan"].from_dict(deal.state))["movements"]
+        assert found[0]["movements"] == ledger[-40:] and found[0]["movements_total"] == len(ledger) > 60
     client = page(scorer)
     kept = _screen(client.get(f"/deals/{deal.pk}/").content.decode())
+    if game == "michigan":
+        assert f"Chip movements this deal ({len(ledger)})" in kept
     cache.clear()
     read = _screen(client.get(f"/deals/{deal.pk}/").content.decode())
     assert kept == read
