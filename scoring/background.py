@@ -11,7 +11,6 @@ import services and never the reverse, and a service can be run and tested witho
 from __future__ import annotations
 
 import time
-from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -26,11 +25,24 @@ ratings_due = Signal()
 
 def after_commit(signal: Signal, **kwargs: Any) -> None:
     """Send ``signal`` with ``kwargs`` once the current transaction commits (at once outside one);
-    ``ratings_due`` only when no task already on its way takes the streams (``_send_ratings_due``)."""
+    ``ratings_due`` only when no task already on its way takes the streams (``_send_ratings_due``).
+
+    Robust: the change has committed by then, so a broker that is down is logged, never the
+    request's answer (a finishing entry answered 500 although it was stored). The work waits:
+    rating events stay queued and the next deal, or the next read of the leaderboard
+    (``ratings.request_settle_if_pending``), asks again; a summary that could not be queued
+    says so on its page and can be retried (``summary_services.enqueue``)."""
+    # Named functions, not partials: Django names a failed robust hook by its __qualname__.
     if signal is ratings_due:
-        transaction.on_commit(partial(_send_ratings_due, **kwargs))
+        def send_ratings_due() -> None:
+            _send_ratings_due(**kwargs)
+
+        transaction.on_commit(send_ratings_due, robust=True)
     else:
-        transaction.on_commit(partial(signal.send, sender=None, **kwargs))
+        def send_signal() -> None:
+            signal.send(sender=None, **kwargs)
+
+        transaction.on_commit(send_signal, robust=True)
 
 
 #: How long after a deal's end its rating step runs on a worker. The deals that a club's tables

@@ -481,3 +481,36 @@ def test_a_retry_after_the_session_closed_still_returns_the_original(
     assert fresh.json() == {
         "code": ANY_CODE, "error": "This session is closed; reopen it to record or correct anything."
     }
+
+
+def test_a_broker_that_is_down_does_not_fail_a_stored_finishing_entry(
+    scorer_client: Any, velnias_deal: Deal, monkeypatch: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The rating step is asked for after the entry's commit: when the broker cannot take the
+    task, the entry is stored and answered 201, and its deal's rating events stay queued for
+    the next request (the next finished deal, or the leaderboard's read)."""
+    from celery import current_app
+
+    from scoring import background
+    from scoring.models import RatingEvent
+
+    eager = current_app.conf.task_always_eager
+    current_app.conf.task_always_eager = False
+    monkeypatch.setattr(background, "_scheduled", {})
+
+    def broker_down(sender: object, **kwargs: Any) -> None:
+        raise ConnectionError("broker down")
+
+    # The task's receiver replaced by a broker that refuses: nothing reaches a worker.
+    monkeypatch.setattr(background.ratings_due, "receivers", [])
+    monkeypatch.setattr(background.ratings_due, "sender_receivers_cache", {})
+    background.ratings_due.connect(broker_down, weak=False)
+    try:
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            response = post(scorer_client, velnias_deal, LAST_CARD)
+    finally:
+        current_app.conf.task_always_eager = eager
+    assert response.status_code == 201, response.json()
+    assert callbacks, "the rating step was asked for after the commit"
+    assert Deal.objects.get(pk=velnias_deal.pk).status == "finished"
+    assert RatingEvent.objects.filter(deal_id=velnias_deal.pk).count() == 2
