@@ -237,16 +237,23 @@ def on_screen(request: HttpRequest, deal_id: int, club_id: int | None = None) ->
     and answer the others; the second value is a new device id the answer must set as cookie.
     ``club_id`` is looked up only to name a device the deal does not know yet."""
     device, new = ensure_device(request)
+    return others(_marked(request, deal_id, device, known=not new, club_id=club_id), device), device if new else None
+
+
+def _marked(request: Any, deal_id: int, device: str, *, known: bool, club_id: int | None = None) -> dict[str, Record]:
+    """Mark ``device`` present and answer the deal's live records, naming the device from the
+    club (``club_id``, looked up when not given) when the deal does not know it yet, or when it
+    is new (not ``known``). A cache that is down answers no records: the screen shows no other
+    device rather than no screen, and an entry already stored still gets its answer."""
     try:
-        records = mark(deal_id, device, None) if not new else None
+        records = mark(deal_id, device, None) if known else None
         if records is None:
             club = club_id if club_id is not None else club_of(deal_id)
             records = mark(deal_id, device, who(request, club)) if club is not None else {}
     except Exception:
-        # The cache is down: the screen shows no other device rather than no screen.
         log.warning("could not mark a device present on a deal", exc_info=True)
-        records = {}
-    return others(records or {}, device), device if new else None
+        return {}
+    return records or {}
 
 
 def touch(request: Any, deal_id: int) -> None:
@@ -254,11 +261,5 @@ def touch(request: Any, deal_id: int) -> None:
     that already has its cookie (the recording page gave it); the API sets no cookie.
     ``request``: Django's or REST framework's (which reads through to Django's)."""
     device = device_of(request)
-    try:
-        if device is not None and mark(deal_id, device, None) is None:
-            club = club_of(deal_id)
-            if club is not None:
-                mark(deal_id, device, who(request, club))
-    except Exception:
-        # The entry is stored: a cache that is down must not turn its answer into an error.
-        log.warning("could not mark a device present on a deal", exc_info=True)
+    if device is not None:
+        _marked(request, deal_id, device, known=True)

@@ -32,17 +32,14 @@ def after_commit(signal: Signal, **kwargs: Any) -> None:
     rating events stay queued and the next deal, or the next read of the leaderboard
     (``ratings.request_settle_if_pending``), asks again; a summary that could not be queued
     says so on its page and can be retried (``summary_services.enqueue``)."""
-    # Named functions, not partials: Django names a failed robust hook by its __qualname__.
-    if signal is ratings_due:
-        def send_ratings_due() -> None:
+    # A named function, not a partial: Django names a failed robust hook by its __qualname__.
+    def send_after_commit() -> None:
+        if signal is ratings_due:
             _send_ratings_due(**kwargs)
-
-        transaction.on_commit(send_ratings_due, robust=True)
-    else:
-        def send_signal() -> None:
+        else:
             signal.send(sender=None, **kwargs)
 
-        transaction.on_commit(send_signal, robust=True)
+    transaction.on_commit(send_after_commit, robust=True)
 
 
 #: How long after a deal's end its rating step runs on a worker. The deals that a club's tables
