@@ -42,7 +42,7 @@ from django.db import transaction
 from django.db.models import Max, Q
 from openskill.models import PlackettLuce
 
-from . import background
+from . import background, rating_store
 from .models import OVERALL, DealResult, Rating, RatingEvent, RatingStream, RatingUpdate
 
 MODEL = PlackettLuce()
@@ -56,7 +56,7 @@ def ordinal(mu: float, sigma: float) -> float:
 def _stream(club_id: int, game: str) -> RatingStream:
     """The stream, locked; made first if the club has none yet (only then a second statement)."""
     streams = RatingStream.objects.select_for_update().filter(club_id=club_id, game=game)
-    stream = streams.first()
+    stream = rating_store.lock_stream(club_id, game) if rating_store.enabled() else streams.first()
     if stream is None:
         RatingStream.objects.bulk_create([RatingStream(club_id=club_id, game=game)], ignore_conflicts=True)
         stream = streams.get()
@@ -113,6 +113,10 @@ def settle(*, club_id: int, game: str) -> int:
     with transaction.atomic(savepoint=False):
         # The stream's lock orders the workers of one stream; entries never take it.
         stream = _stream(club_id, game)
+        if rating_store.enabled() and not stream.stale:
+            taken = _settle_plain_run(stream)
+            if taken is not None:
+                return taken
         events = list(RatingEvent.objects.filter(club_id=club_id, game=game).order_by("id"))
         if not events and not stream.stale:
             return 0
@@ -182,16 +186,9 @@ def _rate_run(stream: RatingStream, run: list[RatingEvent]) -> bool:
     for step in taken_back:  # latest first, exactly as they were before each
         for member, values in step.before.items():
             current[int(member)] = (values[0], values[1], values[2]) if values is not None else None
-    steps: list[RatingUpdate] = []
-    for at, deal in order:
-        placements = by_deal[deal]
-        before = {str(m): (list(current[m] or ()) or None) if m in current else None for m in placements}
-        known = {m: (r[0], r[1]) for m in placements if (r := current.get(m)) is not None}
-        for member, (mu, sigma) in new_ratings(known, placements).items():
-            had = current.get(member)
-            current[member] = (mu, sigma, had[2] + 1 if had is not None else 1)
-        seq += 1
-        steps.append(RatingUpdate(stream=stream, deal_id=deal, seq=seq, before=before, finished_at=at))
+    steps = [RatingUpdate(stream=stream, deal_id=deal, seq=step, before=before, finished_at=at)
+             for deal, step, at, before in _rate_in_order(order, by_deal, current, seq)]
+    seq = steps[-1].seq
     kept = sorted(m for m in members if current.get(m) is not None)
     gone = sorted(m for m in members if m in current and current[m] is None)
     # One upsert for the members: new ratings, changed ones and ones taken back alike.
@@ -209,6 +206,42 @@ def _rate_run(stream: RatingStream, run: list[RatingEvent]) -> bool:
     RatingUpdate.objects.bulk_create(steps)
     RatingUpdate.objects.filter(stream=stream, seq__lte=stream.last_seq - KEEP_UPDATES).delete()
     return True
+
+
+def _rate_in_order(order: list[tuple[datetime, int]], by_deal: Mapping[int, Mapping[int, int]],
+                   current: dict[int, tuple[float, float, int] | None], seq: int,
+                   ) -> list[tuple[int, int, datetime, dict[str, Any]]]:
+    """Rate the deals of ``order`` ((finished_at, deal), in finishing order) one by one from the
+    players' ``current`` ratings (member -> (mu, sigma, deals rated), None: none), which end as
+    the new ones; the steps (deal, seq, finished_at, the ratings before it), numbered after ``seq``."""
+    steps: list[tuple[int, int, datetime, dict[str, Any]]] = []
+    for at, deal in order:
+        placements = by_deal[deal]
+        before = {str(m): (list(current[m] or ()) or None) if m in current else None for m in placements}
+        known = {m: (r[0], r[1]) for m in placements if (r := current.get(m)) is not None}
+        for member, (mu, sigma) in new_ratings(known, placements).items():
+            had = current.get(member)
+            current[member] = (mu, sigma, had[2] + 1 if had is not None else 1)
+        seq += 1
+        steps.append((deal, seq, at, before))
+    return steps
+
+
+def _settle_plain_run(stream: RatingStream) -> int | None:
+    """The everyday run (``rating_store.Run.plain``) rated in one pass with the prepared statements
+    of ``rating_store``, exactly as ``_rate_run`` would; None, having written nothing, for any
+    other: the ORM's way decides it."""
+    run = rating_store.read_run(stream)
+    if not run.events:
+        return 0
+    if not run.plain:
+        return None
+    current: dict[int, tuple[float, float, int] | None] = dict(run.current)
+    order = sorted((run.finished[deal], deal) for deal in run.by_deal)
+    steps = _rate_in_order(order, run.by_deal, current, stream.last_seq)
+    rated = {m: r for m, r in current.items() if r is not None}
+    rating_store.write_run(stream, run, rated, steps, forget_to=steps[-1][1] - KEEP_UPDATES)
+    return len(run.events)
 
 
 def _placements(stream: RatingStream, deal_ids: list[int]) -> tuple[dict[int, dict[int, int]], dict[int, datetime]]:

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import TestCase
 from django.test.utils import CaptureQueriesContext
 
@@ -141,3 +141,65 @@ def test_events_arriving_out_of_finishing_order_give_the_ratings_in_order(club_s
     for game in ("velnias", OVERALL):
         ratings.settle(club_id=club, game=game)
         assert stored(club, game) == in_order(club, game), game
+
+
+class _RolledBack(Exception):
+    pass
+
+
+def settled_rows(club: int, game: str, *, prepared_way: bool, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Settle the stream one way or the other and read back every row it wrote; rolled back."""
+    from scoring import rating_store
+
+    found: list[Any] = []
+    with monkeypatch.context() as patch:
+        patch.setattr(rating_store, "enabled", lambda: prepared_way)
+        try:
+            with transaction.atomic():
+                with CaptureQueriesContext(connection) as queries:
+                    taken = ratings.settle(club_id=club, game=game)
+                stream = RatingStream.objects.get(club_id=club, game=game)
+                found = [taken, len(queries.captured_queries), (stream.last_seq, stream.stale), stored(club, game),
+                         list(RatingUpdate.objects.filter(stream=stream).order_by("seq").values_list(
+                             "deal_id", "seq", "finished_at", "before")),
+                         RatingEvent.objects.filter(club_id=club, game=game).count()]
+                raise _RolledBack
+        except _RolledBack:
+            pass
+    return found
+
+
+@pytest.mark.parametrize("first, then", [(0, 3), (4, 2), (2, ratings.KEEP_UPDATES + 3)])
+def test_the_prepared_run_writes_the_rows_the_orm_writes(club_setup, require_postgres, monkeypatch, first, then):
+    """On PostgreSQL the everyday run (finished deals after the latest rated one) is three
+    statements (the lock, one read, one write), and writes exactly the rows of the ORM's way:
+    ratings, steps with the ratings before each (only the last ones kept), the stream's last
+    step, no event left."""
+    club = club_setup["club"].pk
+    if first:
+        finish_unrated(club_setup, first)
+        for game in ("velnias", OVERALL):
+            ratings.settle(club_id=club, game=game)
+    finish_unrated(club_setup, then, ["Petras", "Asta", "member"])
+    for game in ("velnias", OVERALL):
+        prepared_way = settled_rows(club, game, prepared_way=True, monkeypatch=monkeypatch)
+        orm_way = settled_rows(club, game, prepared_way=False, monkeypatch=monkeypatch)
+        if first:  # (a club's first deals make its streams first: two statements more)
+            assert prepared_way[1] == 3
+        assert prepared_way[1] < orm_way[1]
+        assert prepared_way[0] == orm_way[0] == then
+        assert prepared_way[2:] == orm_way[2:]
+        assert prepared_way[-1] == 0 and prepared_way[2][0] == first + then
+        ratings.settle(club_id=club, game=game)
+        assert stored(club, game) == in_order(club, game)
+
+
+def test_a_run_with_a_reopened_deal_goes_the_orms_way(club_setup, require_postgres):
+    club = club_setup["club"].pk
+    deals = finish_unrated(club_setup, 3)
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        services.entry_undo(deal_id=deals[-1], user=club_setup["users"]["scorer"])
+    with CaptureQueriesContext(connection) as queries:
+        assert ratings.settle(club_id=club, game="velnias") == 4
+    assert len(queries.captured_queries) > 3
+    assert stored(club, "velnias") == in_order(club, "velnias")
