@@ -192,11 +192,10 @@ def record_deal(*, deal: Deal, state: Any) -> None:
             _record(deal, session, outcome, units, finished_at)
     else:
         _record_orm(deal, session, outcome, units, finished_at)
-    ChipMovement.objects.bulk_create(
-        chips.movement(session, deal, order, move, finished_at)
-        for order, move in enumerate(rules.chip_movements(state))
-        if move["chips"]
-    )
+    movements = [chips.movement(session, deal, order, move, finished_at)
+                 for order, move in enumerate(rules.chip_movements(state)) if move["chips"]]
+    if movements:  # most deals move no chips: no queryset to build for nothing
+        ChipMovement.objects.bulk_create(movements)
     ratings.announce(club_id=session.club_id, game=session.game)
 
 
