@@ -86,7 +86,6 @@ class Run:
     """What the stream's waiting events ask for, as ``read_run`` found it."""
 
     events: list[int]
-    deal_ids: list[int]
     #: deal -> member -> place, and deal -> when it finished (the deals with results in the stream).
     by_deal: dict[int, dict[int, int]]
     finished: dict[int, datetime]
@@ -117,8 +116,7 @@ def read_run(stream: RatingStream) -> Run:
         # Every deal after the latest rated one, in finishing order (finished_at, deal id).
         plain = latest is not None and latest_at is not None and all(
             (finished[deal], deal) > (latest_at, latest) for deal in deal_ids)
-    return Run(events=events, deal_ids=deal_ids, by_deal=by_deal, finished=finished, current=current,
-               plain=plain)
+    return Run(events=events, by_deal=by_deal, finished=finished, current=current, plain=plain)
 
 
 # The run's changes in one statement: the players' new ratings, the stream's last step, the new
