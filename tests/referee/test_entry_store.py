@@ -71,6 +71,51 @@ def test_the_store_inserts_every_column_of_an_entry_and_saves_the_snapshot_field
     ]
 
 
+def raw_row(model: type[models.Model], pk: int) -> list[Any]:
+    """The model's row as the database sends it (before any field's converter)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        table = model._meta.db_table
+        cursor.execute(f'SELECT {entry_store.columns(model, "t")} FROM "{table}" t WHERE t.id = %s', [pk])
+        return list(cursor.fetchone())
+
+
+@pytest.mark.django_db
+def test_an_instance_from_a_row_is_the_one_django_makes_from_it(
+    start: Callable[..., Deal], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deal = start("rukas")
+    for model, pk in ((Deal, deal.pk), (Session, deal.session_id)):
+        made = entry_store.from_row(model, raw_row(model, pk))
+        with monkeypatch.context() as patched:
+            patched.setattr(entry_store, "signals_watch", lambda model: True)  # Django's own from_db
+            django_made = entry_store.from_row(model, raw_row(model, pk))
+        assert type(made) is model
+        assert {k: v for k, v in vars(made).items() if k != "_state"} == {
+            k: v for k, v in vars(django_made).items() if k != "_state"}
+        assert (made._state.adding, made._state.db) == (django_made._state.adding, django_made._state.db)
+        assert made == django_made and made.pk == pk
+    assert isinstance(vars(entry_store.from_row(Deal, raw_row(Deal, deal.pk)))["state"], dict)
+
+
+@pytest.mark.django_db
+def test_an_instance_from_a_row_goes_through_init_when_someone_listens(start: Callable[..., Deal]) -> None:
+    deal = start("rukas")
+    seen: list[Any] = []
+
+    def listener(sender: Any, instance: Any, **kwargs: Any) -> None:
+        seen.append(instance)
+
+    values = raw_row(Deal, deal.pk)
+    models.signals.post_init.connect(listener, sender=Deal)
+    try:
+        made = entry_store.from_row(Deal, values)
+    finally:
+        models.signals.post_init.disconnect(listener, sender=Deal)
+    assert seen == [made]
+
+
 def test_an_id_no_column_can_hold_is_not_found_without_asking_the_database() -> None:
     for deal_id in (0, -1, entry_store.MAX_ID + 1):
         with pytest.raises(Refusal) as refused:
