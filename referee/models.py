@@ -80,7 +80,8 @@ class SessionStatus(models.TextChoices):
 class Session(models.Model):
     """One evening of one game at one table (LT UI: *vakaras*)."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
+    # No index of its own: (club, created_at) below leads with it (one index less to write).
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions", db_index=False)
     game = models.CharField(max_length=10, choices=GAME_CHOICES)
     #: House-rule options passed to every deal (``notation`` included; defaults filled in).
     options = models.JSONField(default=dict, blank=True)
@@ -128,7 +129,8 @@ class DealStatus(models.TextChoices):
 
 
 class Deal(models.Model):
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="deals")
+    # No index of its own: deal_number_unique (session, number) leads with it.
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="deals", db_index=False)
     number = models.PositiveIntegerField()
     dealer = models.PositiveSmallIntegerField()
     #: Options this deal was started with (the session's, plus e.g. Michigan's carried pot).
@@ -168,7 +170,9 @@ class Deal(models.Model):
 class Entry(models.Model):
     """One thing the table recorded, exactly as entered. Append-only."""
 
-    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="entries")
+    # No index of its own: (deal, active, seq) and the unique constraints lead with it; every
+    # entry the hot path stores writes one index less.
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="entries", db_index=False)
     seq = models.PositiveIntegerField()
     payload = models.JSONField()
     #: What the referee concluded (the engine's ``view["last"]`` after this entry).

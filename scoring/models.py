@@ -19,12 +19,14 @@ from referee.models import GAME_CHOICES, Club, Deal, Member, Session
 class DealResult(models.Model):
     """A seat's result in a finished deal, written with the entry that finished it."""
 
-    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="results")
+    # deal, club and member have no index of their own: one_result_per_seat_per_deal and the
+    # indexes below lead with each, and a finishing entry writes a row per seat.
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="results", db_index=False)
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="results")
     #: Copied from the session so the club's history can be summed without joins.
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="results")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="results", db_index=False)
     game = models.CharField(max_length=10, choices=GAME_CHOICES)
-    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="results")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="results", db_index=False)
     seat = models.PositiveSmallIntegerField()
     #: In the game's unit: deals won (Elgeta), points, chips (Michigan), losses as -1 (Cheat).
     points = models.IntegerField()
@@ -61,7 +63,8 @@ class ChipMovement(models.Model):
     the session closes (``deal`` null, reason ``split``); removed when either is reopened.
     """
 
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="chip_movements")
+    # No index of its own: (session, deal, order) below leads with it.
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="chip_movements", db_index=False)
     deal = models.ForeignKey(Deal, null=True, blank=True, on_delete=models.CASCADE, related_name="chip_movements")
     #: Order within the deal (or within the close).
     order = models.PositiveIntegerField()
@@ -100,7 +103,8 @@ class MemberAggregate(models.Model):
     most a few rows per member.
     """
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    # No index of its own: each period's unique (club, game, ...) leads with it.
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
     game = models.CharField(max_length=10, choices=GAME_CHOICES)
     deals = models.IntegerField(default=0)
@@ -160,7 +164,8 @@ class RatingStream(models.Model):
     being recomputed from the results (see ``scoring.ratings``).
     """
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    # No index of its own: one_rating_stream_per_game (club, game) leads with it.
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
     game = models.CharField(max_length=10)
     last_seq = models.PositiveIntegerField(default=0)
     stale = models.BooleanField(default=False)
@@ -173,7 +178,8 @@ class RatingStream(models.Model):
 class Rating(models.Model):
     """A member's skill rating (openskill Plackett-Luce) in one game or overall (``all``)."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    # No index of its own: one_rating_per_member_game (club, game, member) leads with it.
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
     game = models.CharField(max_length=10)
     mu = models.FloatField()
@@ -187,7 +193,8 @@ class Rating(models.Model):
 class RatingUpdate(models.Model):
     """One deal's rating step: the ratings before it, so undoing the latest deal restores them exactly."""
 
-    stream = models.ForeignKey(RatingStream, on_delete=models.CASCADE, related_name="updates")
+    # No index of its own: both unique constraints lead with it.
+    stream = models.ForeignKey(RatingStream, on_delete=models.CASCADE, related_name="updates", db_index=False)
     deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="+")
     seq = models.PositiveIntegerField()
     #: The deal's place in the stream's order, (finished_at, deal): a deal that commits later
@@ -212,7 +219,8 @@ class RatingEvent(models.Model):
     (``ratings.settle``). While a stream has events, its ratings are being updated.
     """
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    # No index of its own: rating_event_stream (club, game, id) leads with it.
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
     #: The stream: a game, or ``all``.
     game = models.CharField(max_length=10)
     deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="+")
