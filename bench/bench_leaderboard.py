@@ -209,8 +209,9 @@ def build(args: argparse.Namespace) -> tuple[Any, Any]:
         )
         cur.execute(
             """
-            INSERT INTO referee_deal (session_id, number, dealer, options, state, seq, status, created_at, finished_at)
-            SELECT s.id, d, (d - 1) %% %(seats)s, '{}'::jsonb, '{}'::jsonb, 1, 'finished',
+            INSERT INTO referee_deal (session_id, number, dealer, options, state, seq, revision, status, created_at,
+                                      finished_at)
+            SELECT s.id, d, (d - 1) %% %(seats)s, '{}'::jsonb, '{}'::jsonb, 1, 1, 'finished',
                    s.created_at + d * interval '6 minutes', s.created_at + d * interval '6 minutes'
             FROM referee_session s CROSS JOIN generate_series(1, %(deals)s) AS d
             WHERE s.club_id = %(club)s

@@ -1,0 +1,31 @@
+"""The leaderboard benchmark writes its million results with literal SQL, not the models: a
+column added to a model (``Deal.revision``, say) breaks it without any other test noticing.
+Built here at a small size, end to end, on PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.usefixtures("require_postgres")
+def test_the_leaderboard_benchmark_builds_its_club_and_times_every_period_at_a_small_size() -> None:
+    database = settings.DATABASES["default"]
+    server = f"postgres://{database['USER']}@{database['HOST'] or '127.0.0.1'}:{database['PORT'] or 5432}/postgres"
+    env = {**os.environ, "DATABASE_URL": server, "BENCH_LEADERBOARD_DB": f"{database['NAME']}_bench_leaderboard"}
+    done = subprocess.run(
+        [sys.executable, "bench/bench_leaderboard.py", "--sessions", "8", "--runs", "3", "--raw-runs", "1",
+         "--skip-ratings"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    assert "built 800 deal results (200 deals, 8 sessions, 120 members)" in done.stdout
+    assert "target (issue 15): endpoint median under 10 ms for every period" in done.stdout
+    assert "dropped database" in done.stdout
