@@ -96,8 +96,8 @@ def main() -> int:
     reuse = args.reuse and database_exists()
     try:
         if not reuse:
-            admin_sql(f"DROP DATABASE IF EXISTS {BENCH_DB}")
-            admin_sql(f"CREATE DATABASE {BENCH_DB}")
+            admin_sql(f'DROP DATABASE IF EXISTS "{BENCH_DB}"')
+            admin_sql(f'CREATE DATABASE "{BENCH_DB}"')
     except Exception as error:  # noqa: BLE001 - any connection problem means: no PostgreSQL here
         print(f"bench_leaderboard needs PostgreSQL at {server_url()}: {error}", file=sys.stderr)
         return 1
@@ -118,7 +118,7 @@ def main() -> int:
         if args.keep:
             print(f"kept database {BENCH_DB} (--reuse times it again without building it)")
         else:
-            admin_sql(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
+            admin_sql(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
             print(f"dropped database {BENCH_DB}")
 
 
