@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 import psycopg
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.postgresql.psycopg_any import register_tzloader  # type: ignore[import-untyped]
 from psycopg.pq import Format
 
@@ -50,14 +50,16 @@ class PreparingCursor(psycopg.Cursor[Any]):
     """psycopg's server-binding cursor, preparing each statement the first time this
     connection runs it (psycopg keeps the prepared names per connection)."""
 
-    #: The Django connection the cursor belongs to (``cursor()`` sets it): asking Django's
-    #: per-thread ``connection`` proxy at every execution cost 60 µs per request of the hot path.
-    database: Any = None
+    def __init__(self, connection: psycopg.Connection[Any], database: Any) -> None:
+        super().__init__(connection)
+        #: The Django connection the cursor belongs to: asking Django's per-thread
+        #: ``connection`` proxy at every execution cost 60 µs per request of the hot path.
+        self.database = database
 
     def execute(self, query: Any, params: Any = None, *, prepare: bool | None = None,
                 binary: bool | None = None) -> Any:
         result = super().execute(query, params, prepare=True if prepare is None else prepare, binary=binary)
-        if self._query is None and (self.database or connection).queries_logged:
+        if self._query is None and self.database.queries_logged:
             # A prepared execution leaves psycopg no text of the statement, and Django's query
             # log (DEBUG, assertNumQueries, CaptureQueriesContext) reads it from the cursor:
             # given here as Django's own cursors give it, with the values in place.
@@ -92,8 +94,7 @@ def cursor() -> Any:
             # Django turns psycopg's preparing off for the connection (its cursors bind on the
             # client and never prepare anyway); without this, psycopg ignores ``prepare=True``.
             raw_connection.prepare_threshold = PREPARE_THRESHOLD
-        raw: Any = PreparingCursor(raw_connection)
-        raw.database = db
+        raw: Any = PreparingCursor(raw_connection, db)
         # As Django's own cursors: datetimes come back in the connection's time zone.
         loader = raw_connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
         if getattr(loader, "timezone", None) != db.timezone:
