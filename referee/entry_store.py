@@ -1,6 +1,8 @@
-"""The hot path's storage: lock a deal and read what refereeing an entry needs; store the entry
-with the deal's new snapshot. The refereeing itself (idempotency, ``expected_seq``, the
-engine) stays in ``referee.services``; this module only reads and writes rows.
+"""The hot path's storage: read a deal with what refereeing an entry needs, as it stands
+(``read_deal``) or row-locked (``lock_deal``); store the entry with the deal's new snapshot, if
+the deal has not moved since the read (``store_entry_if_unchanged``) or under the lock
+(``store_entry``). The refereeing itself (idempotency, ``expected_seq``, the engine, which
+path) stays in ``referee.services``; this module only reads and writes rows.
 
 Two paths, the same rows: on PostgreSQL the statements below, written out; on any other
 database (SQLite, the embedded default) the ORM. ``entry_add`` runs for every card a table
@@ -45,14 +47,17 @@ MAX_ID = 2**63 - 1
 
 
 @dataclass(frozen=True)
-class LockedDeal:
-    """A deal row-locked with its session, read with what refereeing an entry needs."""
+class DealRead:
+    """A deal with its session, read with what refereeing an entry needs: row-locked with its
+    session by ``lock_deal``, or as it stood by ``read_deal``."""
 
     deal: Deal
     #: The user's active role in the deal's club (None: not a member).
     role: str | None
     #: The players' names in seat order, when the read brought them (None: read when needed).
     names: list[str] | None
+    #: Whether the deal already holds an entry under the key ``read_deal`` was asked about.
+    key_stored: bool = False
 
 
 def uses_sql() -> bool:
@@ -66,7 +71,7 @@ def uses_sql() -> bool:
 # before any wait for the lock; a role is not written by the transactions this lock waits for.
 # The names ride along so that the answer needs no read of its own (seats never change once a
 # session has started).
-LOCK_DEAL_SQL = """
+_DEAL_READ = """
 SELECT d.id, d.session_id, d.number, d.dealer, d.options, d.state, d.seq, d.status,
        d.created_at, d.finished_at, d.client_id, d.revision,
        s.id, s.club_id, s.game, s.options, s.stake, s.currency, s.coin, s.status,
@@ -75,15 +80,23 @@ SELECT d.id, d.session_id, d.number, d.dealer, d.options, d.state, d.seq, d.stat
          WHERE m.club_id = s.club_id AND m.user_id = %(user)s AND m.active) AS role,
        (SELECT json_agg(p.name ORDER BY st.number) FROM "referee_seat" st
           JOIN "referee_member" p ON p.id = st.member_id
-         WHERE st.session_id = s.id) AS names
+         WHERE st.session_id = s.id) AS names{more}
   FROM "referee_deal" d
   JOIN "referee_session" s ON s.id = d.session_id
  WHERE d.id = %(deal)s
-   FOR UPDATE OF d, s
 """
 
+LOCK_DEAL_SQL = _DEAL_READ.format(more="") + "   FOR UPDATE OF d, s\n"
 
-def lock_deal(deal_id: int, user: Any) -> LockedDeal:
+# The same read without a lock, for an entry stored only if the deal has not moved since
+# (``store_entry_if_unchanged``), and with whether the deal holds the entry's key already (a
+# retry, which the locked path answers).
+READ_DEAL_SQL = _DEAL_READ.format(more=""",
+       EXISTS (SELECT 1 FROM "referee_entry" e
+                WHERE e.deal_id = d.id AND e.idempotency_key = %(key)s) AS key_stored""")
+
+
+def lock_deal(deal_id: int, user: Any) -> DealRead:
     """The deal, row-locked with its session (closing waits for a recording in flight), with
     the user's role in its club. Not found for an id no deal can have."""
     if not 0 < deal_id <= MAX_ID:
@@ -95,20 +108,33 @@ def lock_deal(deal_id: int, user: Any) -> LockedDeal:
     return _lock_deal_orm(deal_id, user_id)
 
 
-def _lock_deal_sql(deal_id: int, user_id: int | None) -> LockedDeal:
+def _lock_deal_sql(deal_id: int, user_id: int | None) -> DealRead:
+    return _deal_read(LOCK_DEAL_SQL, {"user": user_id, "deal": deal_id})
+
+
+def read_deal(deal_id: int, user: Any, key: str | None) -> DealRead:
+    """The deal as it stands, unlocked, with the user's role in its club and whether it holds
+    an entry under ``key``. Only on PostgreSQL (``uses_sql``). Not found as ``lock_deal``."""
+    if not 0 < deal_id <= MAX_ID:
+        raise NotFound(_("Not found."))
+    user_id = user.pk if getattr(user, "is_authenticated", False) else None
+    return _deal_read(READ_DEAL_SQL, {"user": user_id, "deal": deal_id, "key": key})
+
+
+def _deal_read(sql: str, params: dict[str, Any]) -> DealRead:
     with prepared.cursor() as cursor:
-        cursor.execute(LOCK_DEAL_SQL, {"user": user_id, "deal": deal_id})
+        cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:
         raise NotFound(_("Not found."))
-    (deal, session), (role, names) = split_row(row, Deal, Session)
+    (deal, session), (role, names, *key_stored) = split_row(row, Deal, Session)
     deal.session = session
     if isinstance(names, str):
         names = json.loads(names)
-    return LockedDeal(deal=deal, role=role, names=list(names or []))
+    return DealRead(deal=deal, role=role, names=list(names or []), key_stored=bool(key_stored and key_stored[0]))
 
 
-def _lock_deal_orm(deal_id: int, user_id: int | None) -> LockedDeal:
+def _lock_deal_orm(deal_id: int, user_id: int | None) -> DealRead:
     deals = Deal.objects.select_for_update(of=("self", "session")).select_related("session")
     if user_id is not None:
         role = Member.objects.filter(club=OuterRef("session__club"), user_id=user_id, active=True)
@@ -117,7 +143,7 @@ def _lock_deal_orm(deal_id: int, user_id: int | None) -> LockedDeal:
         deal = deals.get(pk=deal_id)
     except Deal.DoesNotExist as missing:
         raise NotFound(_("Not found.")) from missing
-    return LockedDeal(deal=deal, role=getattr(deal, "member_role", None), names=None)
+    return DealRead(deal=deal, role=getattr(deal, "member_role", None), names=None)
 
 
 def columns(model: type[Model], alias: str) -> str:
@@ -228,6 +254,44 @@ def store_entry(entry: Entry, deal: Deal) -> bool:
     entry._state.adding = False
     entry._state.db = connection.alias
     signals.entry_stored.send(sender=Entry, deal=deal)  # no model signal tells of this insert
+    return True
+
+
+# The plain entry in one statement and no lock held before it: the deal's snapshot is saved only
+# if its revision is still the one the entry was refereed against, and the entry is inserted
+# only if it was. Every write of a deal's entries bumps its revision in the same transaction,
+# under the deal row's lock, so an unchanged revision means unchanged entries: neither unique
+# constraint can refuse this insert. Outside a transaction the statement commits by itself.
+STORE_IF_UNCHANGED_SQL = """
+WITH d AS (
+    UPDATE "referee_deal" SET seq = %s, state = %s, status = %s, finished_at = %s, revision = %s
+     WHERE id = %s AND revision = %s
+    RETURNING id
+)
+INSERT INTO "referee_entry" (deal_id, seq, payload, result, author_id, created_at, idempotency_key, active)
+SELECT d.id, %s, %s, %s, %s, %s, %s, %s FROM d
+RETURNING id
+"""
+
+
+def store_entry_if_unchanged(entry: Entry, deal: Deal, revision: int) -> bool:
+    """Insert a new entry and save the deal's snapshot (``SNAPSHOT_FIELDS``) if the deal's row
+    is still at ``revision`` (as ``read_deal`` read it); False, storing nothing, if the deal has
+    moved since (or is gone). Only on PostgreSQL (``uses_sql``)."""
+    db = prepared.database()
+    entry_fields = [f for f in Entry._meta.concrete_fields if not f.primary_key and f.attname != "deal_id"]
+    values = [f.get_db_prep_save(getattr(deal, f.attname), db) for f in _snapshot_fields()]
+    values += [deal.pk, revision]
+    values += [f.get_db_prep_save(f.pre_save(entry, True), db) for f in entry_fields]
+    with prepared.cursor() as cursor:
+        cursor.execute(STORE_IF_UNCHANGED_SQL, values)
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    entry.pk = row[0]
+    entry._state.adding = False
+    entry._state.db = db.alias
+    signals.entry_stored.send(sender=Entry, deal=deal)
     return True
 
 

@@ -189,18 +189,18 @@ def _require_seq(deal: Deal, expected_seq: int | None) -> None:
         )
 
 
-def _retried(locked: entry_store.LockedDeal, key: str | None, payload: Mapping[str, Any]) -> EntryAdded | None:
+def _retried(read: entry_store.DealRead, key: str | None, payload: Mapping[str, Any]) -> EntryAdded | None:
     """The answer to a retry: the entry stored under this key, if the deal holds one."""
-    earlier = entry_store.stored_entry(locked.deal, key) if key else None
+    earlier = entry_store.stored_entry(read.deal, key) if key else None
     if earlier is None:
         return None
     if earlier.payload != dict(payload):
         raise Conflict(
             _("This idempotency key was already used for a different entry; create a new key."),
             code="duplicate_key_conflict",
-            seq=locked.deal.seq,
+            seq=read.deal.seq,
         )
-    return EntryAdded(entry=earlier, deal=locked.deal, created=False, names=locked.names)
+    return EntryAdded(entry=earlier, deal=read.deal, created=False, names=read.names)
 
 
 def entry_add(
@@ -211,52 +211,113 @@ def entry_add(
     idempotency_key: str | None = None,
     expected_seq: int | None = None,
 ) -> EntryAdded:
-    """Referee and store one entry (the hot path)."""
+    """Referee and store one entry (the hot path).
+
+    On PostgreSQL the entry is refereed against the deal as it stands, read without a lock,
+    and stored only if the deal has not moved since: a mid-deal entry is then two statements
+    and no transaction of its own. A retry of a stored key, or a deal that moved in between
+    (another tablet, an undo), takes the locked path, which decides it as if it came first."""
+    key = idempotency_key or None
+    if entry_store.uses_sql():
+        added = _entry_add_unlocked(deal_id, payload, user, key, expected_seq)
+        if added is not None:
+            return added
     with transaction.atomic():
-        locked = entry_store.lock_deal(deal_id, user)
-        deal, session = locked.deal, locked.deal.session
-        check_role(user, locked.role, Role.SCORER)
+        read = entry_store.lock_deal(deal_id, user)
+        check_role(user, read.role, Role.SCORER)
         # A retry of a stored key is answered with the original, before anything is refused.
         # The key is not looked up first: the store skips a stored key, so only a retry, or
         # an entry about to be refused, pays for the lookup.
-        key = idempotency_key or None
         try:
-            _require_open(session)
-            _require_seq(deal, expected_seq)
-            rules = GAMES[session.game]
-            try:
-                new_state = rules.apply(rules.from_dict(deal.state), dict(payload))
-            except IllegalEntry as error:
-                raise refusal_from(error, session, locked.names) from error
+            rules, new_state = _referee(read, payload, expected_seq)
         except Refusal:
-            added = _retried(locked, key, payload)
+            added = _retried(read, key, payload)
             if added is not None:
                 return added
             raise
-        view = rules.view(new_state)
-        outcome = rules.outcome(new_state)
-        entry = Entry(
-            deal=deal, seq=deal.seq + 1, payload=dict(payload), result=view.get("last"),
-            author=_author(user), idempotency_key=key,
-        )
+        deal = read.deal
         before = (deal.seq, deal.state, deal.status, deal.finished_at, deal.revision)
-        deal.seq += 1
-        deal.revision += 1
-        deal.state = rules.to_dict(new_state)
-        if outcome is not None:
-            deal.status = DealStatus.FINISHED
-            deal.finished_at = timezone.now()
+        entry, view, outcome = _advance(deal, rules, new_state, payload, user, key)
         if not entry_store.store_entry(entry, deal):  # the key is stored already: a retry; nothing written
             deal.seq, deal.state, deal.status, deal.finished_at, deal.revision = before
-            added = _retried(locked, key, payload)
+            added = _retried(read, key, payload)
             assert added is not None  # the store skipped the row only for a stored key
             return added
-        if outcome is not None:
-            signals.deal_finished.send(sender=Deal, deal=deal, state=new_state)
-        # Every screen of the deal asks for this version next: they find its view kept.
-        screen_views.keep_after_commit(
-            deal, selectors.deal_version(deal), view, rules.next_dealer(new_state) if outcome else None)
-        return EntryAdded(entry=entry, deal=deal, created=True, view=view, names=locked.names)
+        return _stored(read, entry, rules, new_state, view, outcome)
+
+
+def _entry_add_unlocked(
+    deal_id: int, payload: Mapping[str, Any], user: Any, key: str | None, expected_seq: int | None
+) -> EntryAdded | None:
+    """``entry_add`` without a lock held while refereeing; None when the locked path must decide
+    (a retry, or the deal moved). A refusal here is the locked path's: the read is one snapshot,
+    and the key was not stored in it, so no retry comes before the refusal."""
+    read = entry_store.read_deal(deal_id, user, key)
+    check_role(user, read.role, Role.SCORER)
+    if read.key_stored:
+        return None
+    rules, new_state = _referee(read, payload, expected_seq)
+    deal = read.deal
+    revision = deal.revision
+    entry, view, outcome = _advance(deal, rules, new_state, payload, user, key)
+    if outcome is None:
+        # Mid-deal: the one statement commits the entry with the snapshot, or stores nothing.
+        if not entry_store.store_entry_if_unchanged(entry, deal, revision):
+            return None
+        return _stored(read, entry, rules, new_state, view, outcome)
+    # The deal finishes: its results join the entry's transaction, which the conditional
+    # update opens by locking the deal's row (no other lock is needed: a session with a running
+    # deal cannot close, and the deal was running when read).
+    with transaction.atomic():
+        if not entry_store.store_entry_if_unchanged(entry, deal, revision):
+            return None
+        return _stored(read, entry, rules, new_state, view, outcome)
+
+
+def _referee(read: entry_store.DealRead, payload: Mapping[str, Any], expected_seq: int | None) -> tuple[Any, Any]:
+    """The game's rules and the deal's state after the entry; a Refusal if the session is
+    closed, ``expected_seq`` is stale or the rules refuse the entry."""
+    deal, session = read.deal, read.deal.session
+    _require_open(session)
+    _require_seq(deal, expected_seq)
+    rules = GAMES[session.game]
+    try:
+        return rules, rules.apply(rules.from_dict(deal.state), dict(payload))
+    except IllegalEntry as error:
+        raise refusal_from(error, session, read.names) from error
+
+
+def _advance(
+    deal: Deal, rules: Any, new_state: Any, payload: Mapping[str, Any], user: Any, key: str | None
+) -> tuple[Entry, Mapping[str, Any], Any]:
+    """The new entry, and the deal brought to the new state (not saved): the entry, the
+    engine's view of the new state and the deal's outcome (None while it runs)."""
+    view = rules.view(new_state)
+    outcome = rules.outcome(new_state)
+    entry = Entry(
+        deal=deal, seq=deal.seq + 1, payload=dict(payload), result=view.get("last"),
+        author=_author(user), idempotency_key=key,
+    )
+    deal.seq += 1
+    deal.revision += 1
+    deal.state = rules.to_dict(new_state)
+    if outcome is not None:
+        deal.status = DealStatus.FINISHED
+        deal.finished_at = timezone.now()
+    return entry, view, outcome
+
+
+def _stored(read: entry_store.DealRead, entry: Entry, rules: Any, new_state: Any, view: Mapping[str, Any],
+            outcome: Any) -> EntryAdded:
+    """What follows a stored entry, in its transaction: a finished deal's results, and the
+    screens' view of the new version, kept once it commits."""
+    deal = read.deal
+    if outcome is not None:
+        signals.deal_finished.send(sender=Deal, deal=deal, state=new_state)
+    # Every screen of the deal asks for this version next: they find its view kept.
+    screen_views.keep_after_commit(
+        deal, selectors.deal_version(deal), view, rules.next_dealer(new_state) if outcome else None)
+    return EntryAdded(entry=entry, deal=deal, created=True, view=view, names=read.names)
 
 
 def replay(deal: Deal, payloads: Sequence[Mapping[str, Any]], options: Mapping[str, Any] | None = None) -> Any:

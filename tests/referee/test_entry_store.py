@@ -71,6 +71,32 @@ def test_the_store_inserts_every_column_of_an_entry_and_saves_the_snapshot_field
     ]
 
 
+def test_the_unlocked_read_is_the_lock_without_the_lock_and_with_the_key_check() -> None:
+    sql = entry_store.READ_DEAL_SQL
+    assert selected("d", sql) == columns(Deal) and selected("s", sql) == columns(Session)
+    assert "FOR UPDATE" not in sql
+    assert sql.split("AS names")[0] == entry_store.LOCK_DEAL_SQL.split("AS names")[0]
+    key = re.search(r'EXISTS \(SELECT 1 FROM "(\w+)" e\s+WHERE e\.(\w+) = d\.id AND e\.(\w+) = %\(key\)s\)', sql)
+    assert key is not None
+    assert key.groups() == (Entry._meta.db_table, "deal_id", "idempotency_key")
+
+
+def test_the_conditional_store_inserts_every_column_of_an_entry_only_where_the_revision_held() -> None:
+    sql = entry_store.STORE_IF_UNCHANGED_SQL
+    insert = re.search(r'INSERT INTO "(\w+)" \(([^)]*)\)\s+SELECT ([^\n]*) FROM d', sql)
+    assert insert is not None
+    assert insert.group(1) == Entry._meta.db_table
+    assert [c.strip() for c in insert.group(2).split(",")] == columns(Entry, with_pk=False)
+    assert columns(Entry, with_pk=False)[0] == "deal_id"
+    assert [v.strip() for v in insert.group(3).split(",")] == ["d.id"] + ["%s"] * (len(columns(Entry)) - 2)
+    update = re.search(r'UPDATE "(\w+)" SET (.*?)\s+WHERE id = %s AND revision = %s\s+RETURNING id', sql, re.S)
+    assert update is not None
+    assert update.group(1) == Deal._meta.db_table
+    assert re.findall(r"(\w+) = %s", update.group(2)) == [
+        Deal._meta.get_field(name).column for name in entry_store.SNAPSHOT_FIELDS
+    ]
+
+
 def raw_row(model: type[models.Model], pk: int) -> list[Any]:
     """The model's row as the database sends it (before any field's converter)."""
     from django.db import connection
@@ -291,3 +317,113 @@ def test_the_referee_tells_who_listens_when_a_deal_finishes_reopens_and_a_sessio
     ]
     assert [sent["session"].pk for _name, _sender, sent in heard.sent[3:]] == [session.pk, session.pk]
 
+
+
+# -- the unlocked path (PostgreSQL) ----------------------------------------------------------
+
+TRICKS = [["2", "3", "4", "5"], ["6", "7", "8", "9"], ["10", "J", "Q", "K"]]
+
+
+def trick(number: int) -> dict[str, Any]:
+    return {"type": "trick", "cards": TRICKS[number]}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_a_plain_entry_is_one_read_and_one_write_and_takes_no_lock(
+    require_postgres: None, start: Callable[..., Deal], scorer: Any
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    deal = start("rukas")
+    with CaptureQueriesContext(connection) as queries:
+        added = services.entry_add(deal_id=deal.pk, payload=trick(0), user=scorer, idempotency_key="k1")
+    statements = [query["sql"] for query in queries.captured_queries]
+    assert len(statements) == 2, statements
+    assert "AS key_stored" in statements[0] and 'INSERT INTO "referee_entry"' in statements[1]
+    assert not any("FOR UPDATE" in statement for statement in statements)
+    assert added.created and added.entry.seq == 1
+    assert list(Entry.objects.filter(deal=deal).values_list("seq", "idempotency_key")) == [(1, "k1")]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_the_conditional_store_stores_nothing_once_the_deal_has_moved(
+    require_postgres: None, start: Callable[..., Deal], scorer: Any
+) -> None:
+    deal = start("rukas")
+    read = entry_store.read_deal(deal.pk, scorer, None)
+    services.entry_add(deal_id=deal.pk, payload=trick(0), user=scorer)  # another tablet, first
+    stale = Entry(deal=read.deal, seq=1, payload=trick(1), author=scorer)
+    read.deal.seq, read.deal.revision = 1, read.deal.revision + 1
+    assert not entry_store.store_entry_if_unchanged(stale, read.deal, revision=read.deal.revision - 1)
+    assert list(Entry.objects.filter(deal=deal).values_list("seq", "payload")) == [(1, trick(0))]
+    assert Deal.objects.get(pk=deal.pk).seq == 1
+
+
+@pytest.fixture
+def another_tablet_first(monkeypatch: pytest.MonkeyPatch, scorer: Any) -> Callable[[dict[str, Any]], None]:
+    """Between the unlocked read and the conditional store, another tablet records ``payload``."""
+    def arrange(payload: dict[str, Any]) -> None:
+        original = entry_store.read_deal
+
+        def read_then_another(deal_id: int, user: Any, key: str | None) -> entry_store.DealRead:
+            read = original(deal_id, user, key)
+            monkeypatch.setattr(entry_store, "read_deal", original)
+            services.entry_add(deal_id=deal_id, payload=payload, user=scorer, idempotency_key="other")
+            return read
+
+        monkeypatch.setattr(entry_store, "read_deal", read_then_another)
+
+    return arrange
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_an_entry_whose_deal_moved_is_refereed_again_under_the_lock(
+    require_postgres: None, start: Callable[..., Deal], scorer: Any,
+    another_tablet_first: Callable[[dict[str, Any]], None],
+) -> None:
+    deal = start("rukas")
+    another_tablet_first(trick(0))
+    added = services.entry_add(deal_id=deal.pk, payload=trick(1), user=scorer, idempotency_key="mine")
+    assert added.created and added.entry.seq == 2
+    assert list(Entry.objects.filter(deal=deal).order_by("seq").values_list("seq", "idempotency_key")) == [
+        (1, "other"), (2, "mine")]
+    assert Deal.objects.get(pk=deal.pk).seq == 2
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_an_entry_whose_deal_moved_against_its_expected_seq_is_refused_and_stores_nothing(
+    require_postgres: None, start: Callable[..., Deal], scorer: Any,
+    another_tablet_first: Callable[[dict[str, Any]], None],
+) -> None:
+    deal = start("rukas")
+    another_tablet_first(trick(0))
+    with pytest.raises(Conflict) as refused:
+        services.entry_add(deal_id=deal.pk, payload=trick(1), user=scorer, expected_seq=0)
+    assert refused.value.code == "stale_seq"
+    assert str(refused.value.message) == (
+        "Another device recorded first: this deal is now at entry 1. Reload and try again.")
+    assert list(Entry.objects.filter(deal=deal).values_list("idempotency_key", flat=True)) == ["other"]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_a_finishing_entry_whose_deal_moved_writes_no_results(
+    require_postgres: None, start: Callable[..., Deal], scorer: Any,
+    another_tablet_first: Callable[[dict[str, Any]], None],
+) -> None:
+    from scoring.models import DealResult
+
+    deal = start("velnias")
+    another_tablet_first(velnias_end(player=1))
+    with pytest.raises(Refusal) as refused:
+        services.entry_add(deal_id=deal.pk, payload=velnias_end(player=0), user=scorer, expected_seq=0)
+    assert refused.value.code == "stale_seq"
+    finished = Deal.objects.get(pk=deal.pk)
+    assert finished.seq == 1 and finished.status == "finished"
+    assert list(Entry.objects.filter(deal=deal).values_list("idempotency_key", flat=True)) == ["other"]
+    assert DealResult.objects.filter(deal=deal).count() == 4
