@@ -9,8 +9,6 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from referee import deal_starts
-
 from .conftest import FOUR
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
@@ -40,7 +38,6 @@ def test_a_deal_start_and_a_finishing_entry_prepare_their_statements_once(
     statements = prepared_statements()
     heads = {
         "the token check": 'FROM "authtoken_token" t JOIN',
-        "the session's lock": deal_starts.LOCK_SESSION_SQL.split("%")[0],
         "the session's read": "AS previous",
         "the deal's insert": 'INSERT INTO "referee_deal"',
         "the deal's read": "AS key_stored",
