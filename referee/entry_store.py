@@ -245,15 +245,21 @@ def store_entry(entry: Entry, deal: Deal) -> bool:
     db = prepared.database()
     values = [f.get_db_prep_save(f.pre_save(entry, True), db) for f in entry_fields]
     values += [f.get_db_prep_save(getattr(deal, f.attname), db) for f in _snapshot_fields()]
+    return _store(STORE_ENTRY_SQL, [*values, deal.pk], entry, deal)
+
+
+def _store(sql: str, values: list[Any], entry: Entry, deal: Deal) -> bool:
+    """Run a store statement returning the new entry's id (no row: nothing stored), and tell of
+    the insert: no model signal does."""
     with prepared.cursor() as cursor:
-        cursor.execute(STORE_ENTRY_SQL, [*values, deal.pk])
+        cursor.execute(sql, values)
         row = cursor.fetchone()
     if row is None:
         return False
     entry.pk = row[0]
     entry._state.adding = False
     entry._state.db = connection.alias
-    signals.entry_stored.send(sender=Entry, deal=deal)  # no model signal tells of this insert
+    signals.entry_stored.send(sender=Entry, deal=deal)
     return True
 
 
@@ -283,16 +289,7 @@ def store_entry_if_unchanged(entry: Entry, deal: Deal, revision: int) -> bool:
     values = [f.get_db_prep_save(getattr(deal, f.attname), db) for f in _snapshot_fields()]
     values += [deal.pk, revision]
     values += [f.get_db_prep_save(f.pre_save(entry, True), db) for f in entry_fields]
-    with prepared.cursor() as cursor:
-        cursor.execute(STORE_IF_UNCHANGED_SQL, values)
-        row = cursor.fetchone()
-    if row is None:
-        return False
-    entry.pk = row[0]
-    entry._state.adding = False
-    entry._state.db = db.alias
-    signals.entry_stored.send(sender=Entry, deal=deal)
-    return True
+    return _store(STORE_IF_UNCHANGED_SQL, values, entry, deal)
 
 
 def _snapshot_fields() -> list[Field[Any, Any]]:
