@@ -9,6 +9,7 @@ the new snapshot and, when the deal finished, its results, all in one transactio
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -260,15 +261,11 @@ def _entry_add_unlocked(
     deal = read.deal
     revision = deal.revision
     entry, view, outcome = _advance(deal, rules, new_state, payload, user, key)
-    if outcome is None:
-        # Mid-deal: the one statement commits the entry with the snapshot, or stores nothing.
-        if not entry_store.store_entry_if_unchanged(entry, deal, revision):
-            return None
-        return _stored(read, entry, rules, new_state, view, outcome)
-    # The deal finishes: its results join the entry's transaction, which the conditional
-    # update opens by locking the deal's row (no other lock is needed: a session with a running
-    # deal cannot close, and the deal was running when read).
-    with transaction.atomic():
+    # Mid-deal, the one statement commits the entry with the snapshot, or stores nothing. A deal
+    # that finishes needs a transaction for its results, whose conditional update locks the
+    # deal's row (no other lock is needed: a session with a running deal cannot close, and the
+    # deal was running when read).
+    with transaction.atomic() if outcome is not None else nullcontext():
         if not entry_store.store_entry_if_unchanged(entry, deal, revision):
             return None
         return _stored(read, entry, rules, new_state, view, outcome)
