@@ -27,8 +27,9 @@ from referee.rules import GAMES, IllegalEntry
 from . import entry_store, prepared, selectors
 from .errors import Conflict, NotFound, Refusal
 from .models import Deal, DealStatus, Role, Session, SessionStatus
-from .permissions import check_role, require_role
+from .permissions import check_role, require_role, signed_in_id
 from .refusals import refusal_from, require_open
+from .safe_input import is_row_id
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ def start(*, session_id: int, user: Any, dealer: int | None = None, client_id: s
             raise NotFound(_("Not found."))
         return deal_start_once(session=session, user=user, dealer=dealer, client_id=client_id,
                                expected_number=expected_number)
-    if not 0 < session_id <= entry_store.MAX_ID:
+    if not is_row_id(session_id):
         raise NotFound(_("Not found."))
     started = _start_unlocked(session_id, user, dealer, client_id, expected_number)
     if started is not None:
@@ -202,11 +203,11 @@ def _json(value: Any) -> Any:
 
 
 def _read_sql(session_id: int, user: Any, client_id: str | None, *, lock: bool = True) -> tuple[_Table, str | None]:
-    user_id = user.pk if getattr(user, "is_authenticated", False) else None
     with prepared.cursor() as cursor:
         if lock:
             cursor.execute(LOCK_SESSION_SQL, {"session": session_id})
-        cursor.execute(READ_SESSION_SQL, {"session": session_id, "user": user_id, "running": DealStatus.RUNNING.value,
+        cursor.execute(READ_SESSION_SQL, {"session": session_id, "user": signed_in_id(user),
+                                          "running": DealStatus.RUNNING.value,
                                           "client": client_id})
         row = cursor.fetchone()
     if row is None:

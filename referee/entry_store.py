@@ -38,13 +38,11 @@ from django.utils.translation import gettext as _
 from . import prepared, signals
 from .errors import NotFound
 from .models import Deal, Entry, Member, Session
+from .permissions import signed_in_id
+from .safe_input import is_row_id
 
 #: Databases whose hot path runs the literal statements; a test empties it to force the ORM.
 SQL_VENDORS = frozenset({"postgresql"})
-
-#: The largest id a BigAutoField column holds.
-MAX_ID = 2**63 - 1
-
 
 @dataclass(frozen=True)
 class DealRead:
@@ -99,10 +97,9 @@ READ_DEAL_SQL = _DEAL_READ.format(more=""",
 def lock_deal(deal_id: int, user: Any) -> DealRead:
     """The deal, row-locked with its session (closing waits for a recording in flight), with
     the user's role in its club. Not found for an id no deal can have."""
-    if not 0 < deal_id <= MAX_ID:
-        # No such row can exist, and PostgreSQL would refuse an id its column cannot hold.
+    if not is_row_id(deal_id):
         raise NotFound(_("Not found."))
-    user_id = user.pk if getattr(user, "is_authenticated", False) else None
+    user_id = signed_in_id(user)
     if uses_sql():
         return _lock_deal_sql(deal_id, user_id)
     return _lock_deal_orm(deal_id, user_id)
@@ -115,10 +112,9 @@ def _lock_deal_sql(deal_id: int, user_id: int | None) -> DealRead:
 def read_deal(deal_id: int, user: Any, key: str | None) -> DealRead:
     """The deal as it stands, unlocked, with the user's role in its club and whether it holds
     an entry under ``key``. Only on PostgreSQL (``uses_sql``). Not found as ``lock_deal``."""
-    if not 0 < deal_id <= MAX_ID:
+    if not is_row_id(deal_id):
         raise NotFound(_("Not found."))
-    user_id = user.pk if getattr(user, "is_authenticated", False) else None
-    return _deal_read(READ_DEAL_SQL, {"user": user_id, "deal": deal_id, "key": key})
+    return _deal_read(READ_DEAL_SQL, {"user": signed_in_id(user), "deal": deal_id, "key": key})
 
 
 def _deal_read(sql: str, params: dict[str, Any]) -> DealRead:

@@ -10,6 +10,12 @@ from .errors import NotAllowed, NotFound
 from .models import ROLE_RANK, Club, Member, Role
 
 
+def signed_in_id(user: Any) -> int | None:
+    """The user's id when signed in; None for an anonymous visitor (the literal statements ask
+    for the role of this id, and no member has None)."""
+    return user.pk if getattr(user, "is_authenticated", False) else None
+
+
 def club_role(user: Any, club: Club) -> str | None:
     """The user's role in the club, or None. Superusers act as admins everywhere."""
     if user is None or not user.is_authenticated:

@@ -23,6 +23,12 @@ LAST_DAY = date(9998, 12, 31)
 MAX_JSON_DEPTH = 32
 
 
+def is_row_id(value: int) -> bool:
+    """Whether an id column can hold ``value``: a larger (or non-positive) one names no row, and
+    PostgreSQL would refuse it outright (a 500), so the caller answers "not found" instead."""
+    return 0 < value <= MAX_ID
+
+
 class UnsafeJSON(ValueError):
     """JSON that parses but cannot be stored or processed; the message says why."""
 

@@ -15,6 +15,7 @@ from referee.rules.seat_names import with_names
 from . import entry_store, prepared
 from .models import Club, Deal, DealChange, DealStatus, Entry, Member, Role, Seat, Session
 from .permissions import club_role
+from .safe_input import is_row_id
 
 
 def club_by_slug(slug: str) -> Club | None:
@@ -252,7 +253,7 @@ _STATE_AT = [field.attname for field in Deal._meta.concrete_fields].index("state
 
 
 def _deal_for_page_sql(user_id: int, pk: int, snapshot_as_text: bool) -> tuple[Deal, str | None] | None:
-    if not 0 < pk <= MAX_ID:
+    if not is_row_id(pk):
         return None
     with prepared.cursor() as cursor:
         cursor.execute(PAGE_DEAL_SQL, {"user": user_id, "deal": pk})
@@ -297,9 +298,6 @@ class Poll:
     created: str = ""
 
 
-#: The largest id a BigAutoField column holds: a larger one names no row.
-MAX_ID = entry_store.MAX_ID
-
 #: Everything a deal's poll needs in one statement (an index probe per line: the deal and its
 #: session by key, the running deal by the one-running-deal constraint's index, the role by
 #: (club, user)). Written out because it runs every two or three seconds for every phone
@@ -318,7 +316,7 @@ def deal_poll(user: Any, pk: int) -> Poll | None:
     """The deal's version (``deal_version``'s token), its session's running deal and the user's
     role, in one statement; None when the user may not see the deal, whatever its version, so
     that an outsider's poll learns nothing, not even whether it changed."""
-    if not 0 < pk <= MAX_ID or not getattr(user, "is_authenticated", False):
+    if not is_row_id(pk) or not getattr(user, "is_authenticated", False):
         return None
     with connection.cursor() as cursor:
         cursor.execute(DEAL_POLL_SQL, [DealStatus.RUNNING.value, user.pk, pk])
@@ -433,7 +431,7 @@ SESSION_POLL_SQL = (
 
 
 def _session_poll_row(user_id: int | None, session_id: int) -> tuple[Any, ...] | None:
-    if not 0 < session_id <= MAX_ID:
+    if not is_row_id(session_id):
         return None
     with connection.cursor() as cursor:
         cursor.execute(SESSION_POLL_SQL, [user_id, session_id])

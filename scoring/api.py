@@ -32,7 +32,7 @@ from referee.api.fields import ExactQueryValue, QueryChoiceField, QueryIntegerFi
 from referee.api.serializers import ErrorSerializer
 from referee.errors import NotAllowed, NotFound, Refusal
 from referee.models import GAME_CHOICES, Club, Member, Session
-from referee.permissions import club_role
+from referee.permissions import club_role, signed_in_id
 
 from . import selectors
 from .csv_writer import SpreadsheetWriter
@@ -222,7 +222,7 @@ def _club_and_membership(request: Request, slug: str) -> tuple[Club, bool]:
     """The club and whether the user is one of its active members, in one query (the leaderboard's hot path)."""
     user = request.user
     with connection.cursor() as cursor:
-        cursor.execute(CLUB_AND_MEMBERSHIP_SQL, [user.pk if user.is_authenticated else None, slug])
+        cursor.execute(CLUB_AND_MEMBERSHIP_SQL, [signed_in_id(user), slug])
         row = cursor.fetchone()
     if row is None:
         raise NotFound(_("Not found."))

@@ -14,6 +14,7 @@ from django.utils import translation
 from referee import entry_store, services, signals
 from referee.errors import Conflict, Refusal
 from referee.models import Deal, Entry, Member, Seat, Session
+from referee.safe_input import MAX_ID
 
 NAMES = ["Ona", "Jonas", "Rūta", "Petras"]
 
@@ -143,7 +144,7 @@ def test_an_instance_from_a_row_goes_through_init_when_someone_listens(start: Ca
 
 
 def test_an_id_no_column_can_hold_is_not_found_without_asking_the_database() -> None:
-    for deal_id in (0, -1, entry_store.MAX_ID + 1):
+    for deal_id in (0, -1, MAX_ID + 1):
         with pytest.raises(Refusal) as refused:
             entry_store.lock_deal(deal_id, None)
         assert refused.value.code == "not_found"
