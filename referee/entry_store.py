@@ -44,6 +44,7 @@ from .safe_input import is_row_id
 #: Databases whose hot path runs the literal statements; a test empties it to force the ORM.
 SQL_VENDORS = frozenset({"postgresql"})
 
+
 @dataclass(frozen=True)
 class DealRead:
     """A deal with its session, read with what refereeing an entry needs: row-locked with its
