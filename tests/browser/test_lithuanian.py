@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from referee import services
 
@@ -32,7 +33,7 @@ def test_a_rukas_trick_in_lithuanian(open_page: Any, club_setup: dict[str, Any])
         "Kirtį ima Jonas (T): vienvardės kortos 7 (Ona, Rūta) anuliuoja viena kitą; tūzas lieka, nes jo nenukirto "
         "septynakė."
     )
-    assert page.locator("#sync").inner_text() == "Išsaugota."
+    expect(page.locator("#sync")).to_have_text("Išsaugota.")
     shoot(page, "lt-rukas")
     check_a11y(page)
 

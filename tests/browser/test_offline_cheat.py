@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.utils import translation
+from playwright.sync_api import expect
 
 from referee import services
 from referee.games import PAGES
@@ -171,7 +172,7 @@ def test_a_whole_cheat_deal_and_the_next_one_start_offline(
             page.wait_for_selector("[data-live][data-seq='20']", state="attached")
             assert page.locator("section[aria-labelledby=counts-h] .value").all_inner_texts() == counts
             assert said(page) == shown[-1]
-            assert "20 entries kept on this device" in page.locator("#sync").inner_text()
+            expect(page.locator("#sync")).to_contain_text("20 entries kept on this device")
     page.get_by_role("heading", name="Deal 1 is over").wait_for()
     counts_offline = page.locator("section[aria-labelledby=counts-h] .value").all_inner_texts()
     totals_offline = page.locator("[data-session-totals] .value").all_inner_texts()
@@ -214,7 +215,7 @@ def test_a_whole_cheat_deal_and_the_next_one_start_offline(
     placer = names[(loser + 2) % 3]
     assert page.locator("details#challenge summary").inner_text() == f"Challenge {placer}'s card (announced 2)"
     shoot(page, "offline-cheat-deal-2")
-    assert f"{len(plan) + 3} entries kept on this device" in page.locator("#sync").inner_text()  # + 1 deal start
+    expect(page.locator("#sync")).to_contain_text(f"{len(plan) + 3} entries kept on this device")  # + 1 deal start
     assert Entry.objects.filter(deal__session=session).count() == 0  # nothing reached the server
 
     times += verdict_times(page)  # none since the second reload

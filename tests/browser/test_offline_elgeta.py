@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.utils import translation
+from playwright.sync_api import expect
 
 from bench.elgeta_play import long_deal, shuffled_piles, tricks
 from referee import services
@@ -155,7 +156,7 @@ def test_a_whole_elgeta_deal_offline_in_lithuanian_and_the_next_deal_started(
             reload_offline(page)
             page.wait_for_selector("[data-live][data-seq='12']", state="attached")
             assert conclusion(page) == said_offline[-1]
-            assert "12" in page.locator("#sync").inner_text()
+            expect(page.locator("#sync")).to_contain_text("12")
     assert beggars == [2]  # Rūta went out on the way
     finished = page.locator("[data-finished]")
     finished.wait_for()

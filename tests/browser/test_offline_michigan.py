@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.utils import translation
+from playwright.sync_api import expect
 
 from referee import services
 from referee.games import PAGES
@@ -135,7 +136,7 @@ def test_a_whole_michigan_deal_and_the_next_one_start_offline(
     reload_offline(page)
     page.wait_for_selector("[data-live][data-seq='4']", state="attached")
     assert shown(page) == said[-1]
-    assert "4 entries kept on this device" in page.locator("#sync").inner_text()
+    expect(page.locator("#sync")).to_contain_text("4 entries kept on this device")
     assert page.locator(".prize .chips").all_inner_texts() == ["0", "5", "5", "5"]
 
     choose(page, "form-out", "Petras")
@@ -151,7 +152,7 @@ def test_a_whole_michigan_deal_and_the_next_one_start_offline(
     lines_offline = listed(page)
     assert page.locator('details[data-keep-open="entries"] summary').inner_text() == "Recorded in this deal (5)"
     assert points_offline == ["−6", "0", "−11", "+2"]
-    assert "5 entries kept on this device" in page.locator("#sync").inner_text()
+    expect(page.locator("#sync")).to_contain_text("5 entries kept on this device")
     shoot(page, "offline-michigan-deal-over")
     check_a11y(page)  # the screen the device drew, as the server's screens are checked
 
@@ -185,7 +186,7 @@ def test_a_whole_michigan_deal_and_the_next_one_start_offline(
     assert shown(page) == said_next
     assert page.locator("section[aria-labelledby=board-h]").inner_text() == board_next
     assert page.locator("#form-exchange").count() == 0
-    assert "7 entries kept on this device" in page.locator("#sync").inner_text()  # 6 entries, 1 deal start
+    expect(page.locator("#sync")).to_contain_text("7 entries kept on this device")  # 6 entries, 1 deal start
     assert Entry.objects.filter(deal__session=session).count() == 0  # nothing reached the server
 
     assert len(times) == 6

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.utils import translation
+from playwright.sync_api import expect
 
 from referee import services
 from referee.games import describe_entry
@@ -89,12 +90,12 @@ def test_a_whole_rukas_deal_and_the_next_ones_start_offline(
             page.wait_for_selector("[data-live][data-seq='7']", state="attached")
             leader = tricks[7][0][0]
             page.get_by_role("heading", name=f"Trick 8 of 13 · {names[leader]} reveals first").wait_for()
-            assert "7 entries kept on this device" in page.locator("#sync").inner_text()
+            expect(page.locator("#sync")).to_contain_text("7 entries kept on this device")
     page.get_by_role("heading", name="Deal 1 is over").wait_for()
     tricks_shown = page.locator("section[aria-labelledby=deal-tricks-h] .totals .value").all_inner_texts()
     totals_shown = page.locator("[data-session-totals] .value").all_inner_texts()
     said_offline = page.locator("[data-conclusion]").inner_text()
-    assert "13 entries kept on this device" in page.locator("#sync").inner_text()
+    expect(page.locator("#sync")).to_contain_text("13 entries kept on this device")
     shoot(page, "offline-rukas-deal-over")
 
     # The next deal, started on the device: its dealer is the next seat, its form is fresh.
@@ -117,7 +118,7 @@ def test_a_whole_rukas_deal_and_the_next_ones_start_offline(
     page.get_by_role("heading", name=f"Trick 2 of 13 · {names[second[1][0][0]]} reveals first").wait_for()
     assert page.locator('.crumbs a[aria-current="page"]').inner_text() == "Deal 2"
     assert page.locator("#last-trick-h").inner_text().startswith("Trick 1: ")
-    assert "15 entries kept on this device" in page.locator("#sync").inner_text()  # 14 tricks, 1 deal start
+    expect(page.locator("#sync")).to_contain_text("15 entries kept on this device")  # 14 tricks, 1 deal start
     assert Entry.objects.filter(deal__session=session).count() == 0  # nothing reached the server
 
     assert len(times) == 14
@@ -192,7 +193,7 @@ def test_five_velnias_deals_in_a_row_offline_then_synced(
     said_offline = page.locator("[data-conclusion]").inner_text()
     payments_offline = page.locator("section[aria-labelledby=payments-h]").inner_text()
     assert offline_totals == [("+" if t > 0 else "−" if t < 0 else "") + str(abs(t)) for t in expected_totals]
-    assert "9 entries kept on this device" in page.locator("#sync").inner_text()  # 5 endings, 4 deal starts
+    expect(page.locator("#sync")).to_contain_text("9 entries kept on this device")  # 5 endings, 4 deal starts
     times = verdict_times(page)
     assert len(times) == 5
     report_times("Velnias", times)
@@ -291,7 +292,8 @@ def test_undo_offline_takes_back_the_entry_waiting_on_the_device(
     undo.click()
     # The second trick leaves the queue; the screen is the engine's replay of what remains.
     page.wait_for_selector("[data-live][data-seq='1']", state="attached")
-    assert page.locator("#sync").inner_text().startswith("Undone. · Offline: 1 entry kept on this device")
+    # The sync line is written once the queue has answered, a moment after the screen is drawn.
+    expect(page.locator("#sync")).to_have_text(re.compile(r"^Undone\. · Offline: 1 entry kept on this device"))
     assert page.locator("#last-trick-h").inner_text().startswith("Trick 1: ")
     leader = tricks[1][0][0]
     page.get_by_role("heading", name=f"Trick 2 of 13 · {NAMES[leader]} reveals first").wait_for()
@@ -347,7 +349,7 @@ def test_undo_offline_of_a_stored_entry_says_it_needs_the_connection(
     record_trick_lt(page, *tricks[1][:2], 2)
     page.locator("#form-undo button").click()
     page.wait_for_selector("[data-live][data-seq='1']", state="attached")
-    assert page.locator("#sync").inner_text().startswith("Atšaukta.")
+    expect(page.locator("#sync")).to_have_text(re.compile(r"^Atšaukta\."))
     page.locator("#form-undo button").click()
     said.wait_for()
     assert "jam atšaukti reikia ryšio" in said.inner_text()
@@ -384,7 +386,7 @@ def test_undo_offline_of_a_deals_end_brings_its_form_back(
     assert page.locator("[data-finished]").count() == 0
     assert page.locator("section[aria-labelledby=payments-h]").count() == 0
     assert [page.locator(f"#count-{seat}").input_value() for seat in range(4)] == ["3", "2", "4", "1"]
-    assert page.locator("#sync").inner_text().startswith("Undone.")
+    expect(page.locator("#sync")).to_have_text(re.compile(r"^Undone\."))
     assert page.evaluate(QUEUED) == []
     shoot(page, "offline-undo-velnias-end")
     # Entered again (another caller), it is the one the server stores once back online.

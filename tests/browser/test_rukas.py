@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from referee import services
 from referee.models import Entry
@@ -45,7 +46,7 @@ def test_a_seed_trick_is_explained_then_undone(open_page: Any, club_setup: dict[
     page.route("**/api/deals/*/entries/", lambda route: held.append(route))  # the server is slow to answer
     page.get_by_role("button", name="Record the trick").click()
     page.wait_for_function("document.querySelector('#sync').dataset.state === 'saving'")
-    assert page.locator("#sync").inner_text() == "Saving…"
+    expect(page.locator("#sync")).to_have_text("Saving…")
     shoot(page, "rukas-2-saving")
     held[0].continue_()
     page.get_by_text("Petras takes", exact=True).wait_for()
@@ -54,7 +55,7 @@ def test_a_seed_trick_is_explained_then_undone(open_page: Any, club_setup: dict[
         "Petras takes the trick with V: the cards 9 of Jonas, Rūta cancel each other; V is the highest card in play; "
         "no 10 is in play to take from V."
     )
-    assert page.locator("#sync").inner_text() == "Saved."
+    expect(page.locator("#sync")).to_have_text("Saved.")
     assert [e.payload for e in Entry.objects.filter(deal=deal, active=True)] == [
         {"type": "trick", "cards": ["3", "9", "9", "V", "4"]}
     ]
@@ -63,7 +64,7 @@ def test_a_seed_trick_is_explained_then_undone(open_page: Any, club_setup: dict[
 
     page.get_by_role("button", name=re.compile("Undo: the trick 3 9 9 V 4")).click()
     page.get_by_text("Trick 1 of 13 · Ona reveals first").wait_for()
-    assert page.locator("#sync").inner_text() == "Undone."
+    expect(page.locator("#sync")).to_have_text("Undone.")
     assert Entry.objects.filter(deal=deal, active=True).count() == 0
     assert page.locator("[data-conclusion]").count() == 0
     assert page.js_errors == []
@@ -110,8 +111,8 @@ def test_a_reload_in_the_middle_of_a_deal_loses_nothing(open_page: Any, club_set
     tap_trick(page, ["K", "D", "10", "8", "2"])
     page.get_by_role("button", name="Record the trick").click()
     page.wait_for_function("document.querySelector('#sync').dataset.state === 'retrying'")
-    assert "Retrying" in page.locator("#sync").inner_text()
-    assert "kept on this device" in page.locator("#sync").inner_text()
+    expect(page.locator("#sync")).to_contain_text("Retrying")
+    expect(page.locator("#sync")).to_contain_text("kept on this device")
     kept = page.evaluate(f"JSON.parse(localStorage.getItem('kortos.pending.{deal.pk}'))")
     assert kept["payload"] == {"type": "trick", "cards": ["K", "D", "10", "8", "2"]}
     shoot(page, "rukas-5-retrying")
@@ -148,7 +149,7 @@ def test_a_lost_response_is_retried_with_the_same_key_and_stored_once(
     assert lost[0].status == 201
     entries = list(Entry.objects.filter(deal=deal))
     assert len(entries) == 1 and entries[0].seq == 1
-    assert page.locator("#sync").inner_text() == "Saved."
+    expect(page.locator("#sync")).to_have_text("Saved.")
 
 
 def wholly_on_screen(page: Any, selector: str) -> bool:
