@@ -41,6 +41,9 @@ def audit_context(session: Session) -> dict[str, Any]:
             status = _("recorded")
         elif change is not None and change.kind == ChangeKind.CORRECTION:
             status = _("replaced by a correction")
+        elif change is not None and change.kind == ChangeKind.TABLET_VERSION:
+            status = _("replaced by a tablet's version, chosen by %(name)s") % {
+                "name": change.author.get_username() if change.author else "–"}
         else:
             status = _("undone")
         result = entry.result if isinstance(entry.result, dict) else {}

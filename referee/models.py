@@ -200,6 +200,8 @@ class Entry(models.Model):
 class ChangeKind(models.TextChoices):
     UNDO = "undo", _("Undo")
     CORRECTION = "correction", _("Correction")
+    #: The scorer chose a tablet's version of the deal over the server's (a conflict's "use mine").
+    TABLET_VERSION = "tablet", _("Replaced by a tablet's version")
 
 
 class DealChange(models.Model):

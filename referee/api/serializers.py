@@ -96,6 +96,13 @@ class SessionFilterSerializer(serializers.Serializer[Any]):
     club = f.QuerySlugField(required=False, help_text="Only this club's sessions (its slug).")
 
 
+class DealReadSerializer(serializers.Serializer[Any]):
+    snapshot = f.QueryChoiceField(
+        choices=["1"], required=False,
+        help_text="1: the answer carries the deal's snapshot and whether a later deal has started "
+                  "(what a tablet in a conflict needs to offer only the choices that can succeed).")
+
+
 class SeatSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField(source="number")
     member = serializers.IntegerField(source="member_id")

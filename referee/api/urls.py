@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import engine, views
+from . import engine, tablet_version, views
 
 urlpatterns = [
     path("auth/token/", views.TokenView.as_view(), name="api-token"),
@@ -19,4 +19,5 @@ urlpatterns = [
     path("deals/<int:pk>/entries/", engine.versioned(views.DealEntriesView.as_view()), name="api-deal-entries"),
     path("deals/<int:pk>/entries/<int:seq>/", views.EntryCorrectView.as_view(), name="api-entry-correct"),
     path("deals/<int:pk>/undo/", views.DealUndoView.as_view(), name="api-deal-undo"),
+    path("deals/<int:pk>/tablet-version/", tablet_version.TabletVersionView.as_view(), name="api-deal-tablet-version"),
 ]

@@ -245,9 +245,18 @@ class SessionAuditView(APIView):
 
 
 class DealDetailView(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS}, tags=["deals"])
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS}, tags=["deals"],
+                   parameters=[s.DealReadSerializer])
     def get(self, request: Request, pk: int) -> Response:
-        return Response(selectors.deal_view(_deal_for(request.user, pk)))
+        deal = _deal_for(request.user, pk)
+        query = s.DealReadSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        if not query.validated_data.get("snapshot"):
+            return Response(selectors.deal_view(deal))
+        # A tablet in a conflict offers only the choices that can succeed: its referee tries its
+        # entries on this snapshot, and an undo is refused once a later deal exists.
+        later = Deal.objects.filter(session_id=deal.session_id, number__gt=deal.number).exists()
+        return Response({**selectors.deal_view(deal), "snapshot": deal.state, "later_deals": later})
 
     @extend_schema(responses={204: None, **ERRORS}, tags=["deals"])
     def delete(self, request: Request, pk: int) -> Response:

@@ -30,11 +30,19 @@ def offline_text() -> dict[str, object]:
         "retry_when": _("trying again %(when)s"),
         "conflict_status": _("Two versions of this deal: choose which to keep"),
         "signed_out": _("Signed out: sign in again to send what this device keeps"),
+        "other_user": _counted("%(n)s entry waits for the scorer who recorded it to sign in on this device",
+                               "%(n)s entries wait for the scorer who recorded them to sign in on this device"),
         "last_synced": _("last synced %(time)s (%(ago)s)"),
         "never_synced": _("not synced yet"),
         # conflict.js: the dialog that shows both versions.
         "conflict_title": _("Two versions of this deal"),
+        "conflict_title_deal": _("Two versions of deal %(number)s"),
         "conflict_stale": _("Another device recorded in this deal while this tablet's entries were waiting."),
+        "conflict_stale_own": _("The server already holds entries this tablet sent before it heard back; "
+                                "the entries waiting here were recorded on the deal without them."),
+        "conflict_stale_mixed": _("Another device recorded in this deal, and the server also holds entries "
+                                  "this tablet sent before it heard back."),
+        "from_this_tablet": _("from this tablet"),
         "conflict_verdict": _("The server's referee decided differently from this tablet's."),
         "conflict_refused": _("The server refused an entry this tablet had accepted."),
         "server_version": _("On the server"),
@@ -46,8 +54,14 @@ def offline_text() -> dict[str, object]:
         "keep_server": _("Keep the server's"),
         "keep_server_help": _("The server's version stays; your entries it does not have are not sent "
                               "and stay listed under “Set aside on this device”."),
-        "mine_on_top": _("Put mine on top of it"),
+        "mine_on_top": _("Put mine after the server's"),
         "mine_on_top_help": _("Your entries are sent after the server's, in order; the referee checks each again."),
+        "use_mine": _("Use mine instead of the server's"),
+        "use_mine_help": _("The server's entries from #%(first)s on are undone (the audit log keeps them, with "
+                           "your name) and yours are stored in their place; the referee checks them again."),
+        "use_confirm": _("Use this tablet's entries instead of the server's? The server's entries from "
+                         "#%(first)s on are undone; the audit log keeps them, with your name."),
+        "use_yes": _("Yes, use mine"),
         "discard_mine": _("Discard mine"),
         "discard_mine_help": _("None of your entries stays in the deal (one the server already took is undone); "
                                "they stay listed under “Set aside on this device”."),

@@ -8,6 +8,16 @@ const SCREEN = /^\/(deals|sessions)\/\d+\/$/;
 
 document.querySelector("[data-retry]")?.addEventListener("click", () => location.reload());
 
+// After a sign-out the screens are gone because they were forgotten, not because they were
+// never opened: the page says which.
+(async () => {
+  if (!("caches" in window)) return;
+  const forgotten = await (await caches.open(META_CACHE)).match("/__forgotten__");
+  if (!forgotten) return;
+  document.querySelector("[data-never-opened]")?.setAttribute("hidden", "");
+  document.querySelector("[data-forgotten]")?.removeAttribute("hidden");
+})().catch(() => undefined);
+
 async function keptScreens() {
   if (!("caches" in window) || !(await caches.has(PAGES_CACHE))) return [];
   const said = await (await caches.open(META_CACHE)).match("/__user__");

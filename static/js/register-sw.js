@@ -1,8 +1,8 @@
 // Installs the table's service worker (static/js/sw.js, served at /sw.js for the whole site) and
 // tells it what it cannot see for itself: the page's language (its offline page speaks it),
 // whether this page was loaded before the worker took control (then the worker keeps a copy
-// of it now, so a first visit already works offline), and a sign-out (the pages it keeps were
-// this user's). A browser without service workers simply works online as before.
+// of it now, so a first visit already works offline). A browser without service workers simply
+// works online as before.
 
 const WORKER = "/sw.js";
 
@@ -32,10 +32,6 @@ if ("serviceWorker" in navigator && window.isSecureContext) {
   container.ready.then((registration) => {
     if (!container.controller && registration.active) registration.active.postMessage({ type: "claim" });
   });
-  document.addEventListener("submit", (event) => {
-    const form = event.target;
-    if (form instanceof HTMLFormElement && new URL(form.action, location.href).pathname === "/logout/" && container.controller) {
-      container.controller.postMessage({ type: "signed-out" });
-    }
-  });
+  // Signing out: the worker sees the sign-out's POST go by and forgets the kept screens then;
+  // without the network, sign-out.js tells it (and says what happens to what waits here).
 }

@@ -41,6 +41,14 @@ const APP_USER = /<meta name="app-user" content="([^"]*)"/;
 const KEPT_FOR = "X-Kept-For";
 /** How many screens (pages and live fragments) the tablet keeps at most. */
 const PAGES_KEPT = 60;
+/** A screen's live part lies between these marks (deal.html, session.html), exactly what its
+    live fragment (/deals/N/live/, /sessions/N/live/) holds: a fragment the tablet fetched is
+    written into the kept page too, so a reload offline draws the deal as the tablet last knew it
+    (its own entries, an undo, what a poll saw), never the page of the last navigation. */
+const LIVE_START = "<!--live-->";
+const LIVE_END = "<!--/live-->";
+/** A page served from the device carries this meta (base.html's pages read it: "as of 21:14"). */
+const KEPT_AT_META = (at) => `<meta name="kept-at" content="${Number(at) || 0}">`;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -186,7 +194,12 @@ async function page(event, url) {
   const cache = await caches.open(PAGES_CACHE);
   const key = url.origin + url.pathname; // one copy a screen, whatever the query
   const fromNetwork = fetch(request).then(async (response) => {
-    if (response.status === 200 && response.type === "basic") await keepPage(cache, key, response.clone());
+    if (response.status === 200 && response.type === "basic") {
+      const text = await keepPage(cache, key, response.clone());
+      event.waitUntil(refreshSessionOf(cache, key, text));
+    }
+    // "Nothing new" is news too: the kept copy is still the server's deal at this moment.
+    else if (response.status === 304) event.waitUntil(heardOf(key));
     return response;
   });
   // The network's answer still refreshes the copy when the copy was shown first.
@@ -202,8 +215,14 @@ async function page(event, url) {
     const copy = await cache.match(key);
     return copy && copy.headers.get(KEPT_FOR) === (await currentUser()) ? copy : undefined;
   };
-  if (request.mode !== "navigate") return fromNetwork.catch(async (offline) => (await kept()) || Promise.reject(offline));
-  const copy = await kept();
+  if (request.mode !== "navigate") {
+    return fromNetwork.catch(async (offline) => {
+      const copy = await kept();
+      return copy ? fromDevice(copy) : Promise.reject(offline);
+    });
+  }
+  const found = await kept();
+  const copy = found && (await servedFromDevice(found, key));
   if (!copy) return fromNetwork.catch(() => offlinePage());
   let timer;
   const patience = new Promise((resolve) => {
@@ -236,19 +255,147 @@ async function offlinePage() {
   return kept || Response.error();
 }
 
+/** A kept fragment as the device serves it, marked so: the screen must not take it for the
+    server's answer (static/js/table/connection.js). */
+function fromDevice(copy) {
+  const headers = new Headers(copy.headers);
+  headers.set("X-From-Device", "1");
+  return new Response(copy.body, { status: copy.status, statusText: copy.statusText, headers });
+}
+
+/** A kept page as the device serves it: the page says it came from here, and since when the
+    server has not been heard (`<meta name="kept-at">`). */
+async function servedFromDevice(copy, key) {
+  const text = await copy.text();
+  const at = await knownAt(key);
+  const marked = text.replace(/<head>/i, (head) => head + KEPT_AT_META(at));
+  return new Response(marked, { status: copy.status, statusText: copy.statusText, headers: copy.headers });
+}
+
+// The kept screens are written one change at a time: a poll's answer and the screen's own
+// refresh may arrive together, and each reads a copy before writing it.
+let keeping = Promise.resolve();
+function inOrder(work) {
+  const turn = keeping.then(work, work);
+  keeping = turn.catch(() => undefined);
+  return turn;
+}
+
+const FRAGMENT = /\/live\/$/;
+/** A screen's page and its live fragment, whichever of the two `key` names. */
+function pair(key) {
+  return FRAGMENT.test(key) ? { page: key.replace(FRAGMENT, "/"), fragment: key } : { page: key, fragment: key + "live/" };
+}
+
+/** The live part of a page (between the marks), or null. */
+function livePart(html) {
+  const start = html.indexOf(LIVE_START);
+  const end = html.indexOf(LIVE_END, start + LIVE_START.length);
+  return start < 0 || end < 0 ? null : html.slice(start + LIVE_START.length, end);
+}
+
+function withLivePart(html, live) {
+  const start = html.indexOf(LIVE_START);
+  const end = html.indexOf(LIVE_END, start + LIVE_START.length);
+  if (start < 0 || end < 0) return html;
+  return html.slice(0, start + LIVE_START.length) + live + html.slice(end);
+}
+
+/** The deal's revision a live part shows (deal_live.html's data-version "seq.revision.…"), or
+    null (a session's screen: its fingerprint has no order, the latest answer is the newest). */
+function revision(live) {
+  const found = /data-version="\d+\.(\d+)\./.exec(live || "");
+  return found ? Number(found[1]) : null;
+}
+
+/** Is `fresh` at least as new as `kept`? An answer that overtook a newer one on the way (a
+    poll and a refresh cross) must not take the newer deal back. */
+function notOlder(fresh, kept) {
+  const [a, b] = [revision(fresh), revision(kept)];
+  return a === null || b === null || a >= b;
+}
+
 /** Keeps a screen's copy, the newest last; the oldest go past PAGES_KEPT (a season of
-    evenings on one tablet must not fill its storage). */
+    evenings on one tablet must not fill its storage). A live fragment is written into the kept
+    page as well, and a page's live part into the kept fragment, so both are the newest deal
+    the tablet saw (heardOf notes when). */
 async function keepPage(cache, key, response) {
   // Whose screen it is: the page's own app-user meta (base.html), else (a live fragment) the
   // user the pages last said was signed in.
   const text = await response.text();
   const named = APP_USER.exec(text);
-  const headers = new Headers(response.headers);
-  headers.set(KEPT_FOR, named ? named[1] : await currentUser());
-  await cache.delete(key);
-  await cache.put(key, new Response(text, { status: response.status, statusText: response.statusText, headers }));
-  const keys = await cache.keys();
-  for (const old of keys.slice(0, Math.max(0, keys.length - PAGES_KEPT))) await cache.delete(old);
+  const owner = named ? named[1] : await currentUser();
+  const headersOf = (source) => {
+    const headers = new Headers(source.headers);
+    headers.set(KEPT_FOR, owner);
+    return headers;
+  };
+  await (await caches.open(META_CACHE)).delete("/__forgotten__");
+  const put = async (at, body, source) => {
+    await cache.delete(at);
+    await cache.put(at, new Response(body, { status: source.status, statusText: source.statusText, headers: headersOf(source) }));
+  };
+  await inOrder(async () => {
+    const { page, fragment } = pair(key);
+    const isFragment = key === fragment;
+    const keptPage = await cache.match(page);
+    const keptFragment = await cache.match(fragment);
+    const samePerson = (copy) => copy && copy.headers.get(KEPT_FOR) === owner;
+    if (isFragment) {
+      const before = samePerson(keptFragment) ? await keptFragment.text() : null;
+      if (before !== null && !notOlder(text, before)) return;
+      await put(fragment, text, response);
+      if (samePerson(keptPage)) {
+        const html = await keptPage.text();
+        const live = livePart(html);
+        if (live !== null && notOlder(text, live)) await put(page, withLivePart(html, text), keptPage);
+      }
+    } else {
+      let html = text;
+      const live = livePart(html);
+      const known = samePerson(keptFragment) ? await keptFragment.text() : null;
+      // A fragment newer than this page (an answer that overtook it) goes into the page.
+      if (live !== null && known !== null && !notOlder(live, known)) html = withLivePart(html, known);
+      await put(page, html, response);
+      if (keptFragment && livePart(html) !== null) await put(fragment, livePart(html), keptFragment);
+    }
+    await heardOf(key);
+    const keys = await cache.keys();
+    for (const old of keys.slice(0, Math.max(0, keys.length - PAGES_KEPT))) await cache.delete(old);
+  });
+  return text;
+}
+
+const DEAL_PAGE = /\/deals\/\d+\/$/;
+
+/** A deal's page names its session: the session's kept screen (which deal runs, the totals) is
+    brought up to date too, so that it is not the one screen left behind. In the background:
+    nothing waits for it. */
+async function refreshSessionOf(cache, key, text) {
+  const session = DEAL_PAGE.test(new URL(key).pathname) && /data-session="(\d+)"/.exec(text);
+  if (!session) return;
+  const address = new URL(`/sessions/${session[1]}/`, key).href;
+  if (!(await cache.match(address))) return;
+  try {
+    const fresh = await fetch(address, { credentials: "same-origin" });
+    if (fresh.status === 200 && !fresh.redirected) await keepPage(cache, address, fresh);
+  } catch {
+    // Offline again: the session's copy stays as it was.
+  }
+}
+
+/** The server answered for a screen (a page, its fragment, or "nothing new"): its kept copies
+    are the deal as of now. Kept beside them (a tiny record, not a rewrite of the page on every
+    poll). */
+async function heardOf(key) {
+  const meta = await caches.open(META_CACHE);
+  await meta.put("/__known__" + new URL(pair(key).page).pathname, new Response(String(Date.now())));
+}
+
+/** When the server last answered for the screen at `key` (ms), or 0. */
+async function knownAt(key) {
+  const said = await (await caches.open(META_CACHE)).match("/__known__" + new URL(pair(key).page).pathname);
+  return said ? Number(await said.text()) || 0 : 0;
 }
 
 /** Who the pages last said is signed in ("" for no one; null before any page said). */
@@ -259,6 +406,8 @@ async function currentUser() {
 
 async function forgetPages() {
   await caches.delete(PAGES_CACHE);
+  // The offline page then says why no screen is listed (not "never opened here").
+  await (await caches.open(META_CACHE)).put("/__forgotten__", new Response(String(Date.now())));
 }
 
 /** Each page says its language (for the offline page), who is signed in (another user's

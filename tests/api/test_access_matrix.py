@@ -91,6 +91,9 @@ MATRIX: list[Op] = [
     _write("PUT", "/api/deals/{id}/entries/{seq}/", lambda w: f"/api/deals/{w['running']}/entries/1/",
            {"type": "trick", "cards": ["2", "3", "4", "6"]}, 200),
     _write("POST", "/api/deals/{id}/undo/", lambda w: f"/api/deals/{w['running']}/undo/", {"expected_seq": 1}, 200),
+    _write("POST", "/api/deals/{id}/tablet-version/", lambda w: f"/api/deals/{w['running']}/tablet-version/",
+           {"expected_seq": 1, "since_seq": 0, "entries": [
+               {"payload": {"type": "trick", "cards": ["2", "3", "4", "6"]}, "idempotency_key": "tablet-1"}]}, 200),
     # The engine's version is public: a tablet asks before it signs in, and it names no club.
     Op("GET", "/api/engine/", lambda w: "/api/engine/", None, (200, 200, 200, 200, 200)),
 ]

@@ -4,9 +4,9 @@ mode), and a server restarted while a tablet is offline (issue 13).
 - Tablet B (Ona) goes offline and records two tricks, refereed on the device; meanwhile
   tablet A (Jonas) records the first trick online. Back online, B's sync meets the 409 and B
   shows both versions. Each choice does what it says, checked through the API: keep the
-  server's (A's trick only; B's two set aside), put mine on top (A's, then B's two, once
-  each), discard mine (asked once more; A's only; B's two set aside). Nothing is lost: every
-  trick entered is on the server or in B's set-aside list.
+  server's (A's trick only; B's two set aside), put mine after the server's (A's, then B's
+  two, once each), use mine instead (asked once more; B's two, A's undone in the log with who
+  chose). Nothing is lost: every trick entered is on the server or in B's set-aside list.
 - A real gunicorn (tests/live_server.py) is killed and started again while the tablet is
   offline with two tricks waiting; the tablet comes back online while the server is still
   down, retries, and once the server answers every entry is stored exactly once, in order.
@@ -22,13 +22,15 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.utils import translation
+from playwright.sync_api import expect
 
 from referee.games import explain_last
+from referee.models import ChangeKind, DealChange
 from referee.rules import GAMES
 from tests.conftest import TABLET, is_postgres, sign_in
 from tests.live_server import LiveServer, call, running_server
 
-from .conftest import rukas_deal, shoot
+from .conftest import PHONE, SCREENSHOTS, rukas_deal, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -101,7 +103,7 @@ def two_tablets(open_page: Any, club_setup: dict[str, Any], api: Any,
 
 
 def both_versions(page: Any) -> Any:
-    dialog = page.get_by_role("dialog", name="Two versions of this deal")
+    dialog = page.get_by_role("dialog", name="Two versions of deal 1")
     dialog.wait_for(timeout=SLOW)
     server = [" ".join(t.split()) for t in dialog.locator(".conflict-server li").all_inner_texts()]
     mine = [" ".join(t.split()) for t in dialog.locator(".conflict-mine li").all_inner_texts()]
@@ -145,7 +147,7 @@ def test_put_mine_on_top_of_the_servers(open_page: Any, club_setup: dict[str, An
                                         built_engine: dict[str, Any]) -> None:
     deal, mine, client, waiting = two_tablets(open_page, club_setup, api)
     dialog = both_versions(mine)
-    dialog.get_by_role("button", name="Put mine on top of it").click()
+    dialog.get_by_role("button", name="Put mine after the server's").click()
     dialog.wait_for(state="detached", timeout=SLOW)
     mine.wait_for_function("document.querySelector('#sync').dataset.state === 'saved'", timeout=SLOW)
     entries = stored(client, deal)
@@ -167,9 +169,9 @@ def test_mine_on_top_of_a_trick_that_moved_the_lead_is_refereed_again(
     open_page: Any, club_setup: dict[str, Any], api: Any, built_engine: dict[str, Any]
 ) -> None:
     deal, mine, client, waiting = two_tablets(open_page, club_setup, api, other_trick=LEAD_MOVED)
-    dialog = mine.get_by_role("dialog", name="Two versions of this deal")
+    dialog = mine.get_by_role("dialog", name="Two versions of deal 1")
     dialog.wait_for(timeout=SLOW)
-    dialog.get_by_role("button", name="Put mine on top of it").click()
+    dialog.get_by_role("button", name="Put mine after the server's").click()
     dialog.wait_for(state="detached", timeout=SLOW)
     # The scorer chose: the server's verdicts on top are the answer, not a second conflict.
     mine.wait_for_function("document.querySelector('#sync').dataset.state === 'saved'", timeout=SLOW)
@@ -183,22 +185,35 @@ def test_mine_on_top_of_a_trick_that_moved_the_lead_is_refereed_again(
     assert mine.js_errors == []
 
 
-def test_discard_mine_asks_first_and_keeps_them_set_aside(open_page: Any, club_setup: dict[str, Any], api: Any,
-                                                          built_engine: dict[str, Any]) -> None:
+def test_use_mine_asks_first_then_replaces_the_servers_trick_in_one_step(
+    open_page: Any, club_setup: dict[str, Any], api: Any, built_engine: dict[str, Any]
+) -> None:
     deal, mine, client, waiting = two_tablets(open_page, club_setup, api)
     dialog = both_versions(mine)
-    dialog.get_by_role("button", name="Discard mine").click()
-    assert dialog.get_by_text("Discard this tablet's entries?").is_visible()
+    assert " ".join(dialog.inner_text().split()).count("Another device recorded in this deal") == 1
+    assert dialog.locator("[data-choice]").evaluate_all("bs => bs.map((b) => b.dataset.choice)") == [
+        "keep_server", "mine_on_top", "use_mine"]
+    for size, label in ((TABLET, "tablet"), (PHONE, "phone")):
+        mine.set_viewport_size(size)
+        mine.screenshot(path=str(SCREENSHOTS / f"offline-conflict-rukas-trick-{label}.png"))
+    mine.set_viewport_size(TABLET)
+    dialog.get_by_role("button", name="Use mine instead of the server's").click()
+    assert dialog.get_by_text("Use this tablet's entries instead of the server's?").is_visible()
     assert mine.evaluate(QUEUE)["waiting"] != [], "nothing happens before the second answer"
-    dialog.get_by_role("button", name="Yes, discard mine").click()
+    dialog.get_by_role("button", name="Back").click()
+    dialog.get_by_role("button", name="Use mine instead of the server's").click()
+    dialog.get_by_role("button", name="Yes, use mine").click()
     dialog.wait_for(state="detached", timeout=SLOW)
-    assert [cards for _seq, cards, _key in stored(client, deal)] == [OTHER]
-    queue = mine.evaluate(QUEUE)
-    assert queue["waiting"] == []
-    # Nothing lost: every trick entered is on the server or set aside on the tablet.
-    assert [(r["key"], r["cards"], r["reason"]) for r in queue["aside"]] == [
-        (r["key"], r["cards"], "discard_mine") for r in waiting]
-    listed_aside(mine, "discarded")
+    entries = stored(client, deal)
+    assert [(seq, cards) for seq, cards, _key in entries] == [(1, MINE[0]), (2, MINE[1])]
+    assert [key for _seq, _cards, key in entries] == [r["key"] for r in waiting]
+    assert mine.evaluate(QUEUE) == {"waiting": [], "aside": []}
+    # Nothing deleted: the other device's trick is in the log, undone, with who chose.
+    change = DealChange.objects.get(deal=deal)
+    assert (change.kind, change.replaced.payload["cards"], change.author) == (
+        ChangeKind.TABLET_VERSION, OTHER, club_setup["users"]["admin"])
+    mine.get_by_role("heading", name=re.compile("Trick 3 of 13")).wait_for(timeout=SLOW)
+    expect(mine.locator("#sync")).to_contain_text("All saved", timeout=5_000)
     assert mine.js_errors == []
 
 

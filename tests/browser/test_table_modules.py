@@ -153,7 +153,7 @@ def stale_conflict(deal: Any) -> dict[str, Any]:
     return {
         "kind": "stale", "key": "mine-1", "deal": deal.pk, "at": 0,
         "message": "Another device recorded in this deal first: it is at entry 1 now.",
-        "resolutions": ["keep_server", "mine_on_top", "discard_mine"],
+        "resolutions": ["keep_server", "mine_on_top", "use_mine"],
         "mine": {"records": [
             {"kind": "entry", "key": "mine-1", "deal": deal.pk, "expected_seq": 0, "order": 1, "at": 0,
              "payload": {"type": "trick", "cards": ["3", "9", "9", "V", "4"]},
@@ -183,7 +183,7 @@ def dialog_fits(page: Any) -> None:
     assert box["buttons"] and all(height >= 44 and width >= 44 for _t, height, width in box["buttons"]), box
 
 
-def test_the_conflict_dialog_shows_both_versions_and_asks_before_discarding(
+def test_the_conflict_dialog_shows_both_versions_and_asks_before_using_mine(
     open_page: Any, club_setup: dict[str, Any]
 ) -> None:
     deal = rukas_deal(club_setup)
@@ -203,10 +203,12 @@ def test_the_conflict_dialog_shows_both_versions_and_asks_before_discarding(
         "#1 trick: 3 9 9 V 4 Petras takes the trick with the jack; the two nines cancel.",
         "#2 trick: 5 K 2 8 6 Jonas takes the trick with the king.",
     ]
-    assert "The server says: Another device recorded in this deal first" in dialog.inner_text()
+    # What happened, in the dialog's own words: no "reload and try again" beside the choices.
+    assert "Another device recorded in this deal while this tablet's entries were waiting." in dialog.inner_text()
+    assert "The server says" not in dialog.inner_text()
     assert "{" not in dialog.inner_text(), "no JSON on screen"
     assert dialog.get_by_role("button").all_inner_texts() == [
-        "Keep the server's", "Put mine on top of it", "Discard mine"]
+        "Keep the server's", "Put mine after the server's", "Use mine instead of the server's"]
     dialog_fits(page)
     shoot(page, "offline-conflict")
     check_a11y(page)
@@ -214,21 +216,21 @@ def test_the_conflict_dialog_shows_both_versions_and_asks_before_discarding(
     page.keyboard.press("Escape")  # a choice is needed: the conflict does not go away unanswered
     assert dialog.is_visible()
 
-    dialog.get_by_role("button", name="Discard mine").click()
-    question = dialog.get_by_text("Discard this tablet's entries?")
+    dialog.get_by_role("button", name="Use mine instead of the server's").click()
+    question = dialog.get_by_text("Use this tablet's entries instead of the server's?")
     assert question.is_visible()
-    assert page.evaluate("document.activeElement.textContent").startswith("Discard this tablet's entries?")
-    assert "Set aside on this device" in question.inner_text()
+    assert page.evaluate("document.activeElement.textContent").startswith("Use this tablet's entries instead")
+    assert "from #1 on are undone" in question.inner_text()
     assert not dialog.get_by_role("button", name="Keep the server's").is_visible()
     dialog_fits(page)
     dialog.get_by_role("button", name="Back").click()
     assert dialog.get_by_role("button", name="Keep the server's").is_visible()
     assert page.evaluate("window.chosen") == []
-    dialog.get_by_role("button", name="Discard mine").click()
-    dialog.get_by_role("button", name="Yes, discard mine").click()
+    dialog.get_by_role("button", name="Use mine instead of the server's").click()
+    dialog.get_by_role("button", name="Yes, use mine").click()
     page.wait_for_function("document.querySelector('dialog.conflict') === null")
-    assert page.evaluate("window.done") == "discard_mine"
-    assert page.evaluate("window.chosen") == ["discard_mine"]
+    assert page.evaluate("window.done") == "use_mine"
+    assert page.evaluate("window.chosen") == ["use_mine"]
     assert page.js_errors == []
 
 
@@ -244,10 +246,10 @@ def test_a_failed_choice_says_why_and_can_be_tried_again_on_a_phone(open_page: A
     tops = page.evaluate("""() => ['.conflict-server', '.conflict-mine'].map(
       (s) => document.querySelector(s).getBoundingClientRect().top)""")
     assert tops[0] < tops[1]
-    dialog.get_by_role("button", name="Put mine on top of it").click()
+    dialog.get_by_role("button", name="Put mine after the server's").click()
     dialog.get_by_role("alert").get_by_text("Not resolved: The server did not undo the entry (HTTP 409).").wait_for()
-    assert dialog.get_by_role("button", name="Put mine on top of it").is_enabled()
-    dialog.get_by_role("button", name="Put mine on top of it").click()
+    assert dialog.get_by_role("button", name="Put mine after the server's").is_enabled()
+    dialog.get_by_role("button", name="Put mine after the server's").click()
     page.wait_for_function("document.querySelector('dialog.conflict') === null")
     assert page.evaluate("window.chosen") == ["mine_on_top", "mine_on_top"]
     assert page.evaluate("window.done") == "mine_on_top"
@@ -261,14 +263,14 @@ def test_a_refusal_offers_no_mine_on_top_and_the_page_speaks_lithuanian(
     page.goto(f"/deals/{deal.pk}/")
     refused = {
         "kind": "refused", "key": "mine-1", "deal": deal.pk, "at": 0,
-        "message": "Ona šiame dalijime jau sužaidė tūzą.", "resolutions": ["keep_server", "discard_mine"],
+        "message": "Ona šiame dalijime jau sužaidė tūzą.", "resolutions": ["keep_server"],
         "mine": {"records": stale_conflict(deal)["mine"]["records"][:1]},
         "server": {"status": 400, "code": "illegal_entry", "error": "Ona šiame dalijime jau sužaidė tūzą."},
     }
     page.evaluate(SHOW, {"conflict": refused, "fail": 0})
     dialog = page.get_by_role("dialog", name="Dvi šio dalijimo versijos")
     dialog.wait_for()
-    assert dialog.get_by_role("button").all_inner_texts() == ["Palikti serverio", "Atmesti mano"]
+    assert dialog.get_by_role("button").all_inner_texts() == ["Palikti serverio"]
     assert "Serveris sako: Ona šiame dalijime jau sužaidė tūzą." in dialog.inner_text()
     assert dialog.locator(".conflict-mine h3").inner_text() == "Šioje planšetėje, dar neišsiųsta"
     check_a11y(page)

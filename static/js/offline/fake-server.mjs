@@ -34,10 +34,13 @@ export class FakeServer {
   }
 
   view(deal) {
-    return { id: deal.id, session: deal.session, seq: deal.seq, status: "running" };
+    const finished = Boolean(deal.finished);
+    return { id: deal.id, session: deal.session, seq: deal.seq, status: finished ? "finished" : "running", finished,
+      later_deals: Boolean(deal.later) };
   }
 
-  async fetch(url, options = {}) {
+  async fetch(address, options = {}) {
+    const url = address.split("?")[0];
     const method = options.method || "GET";
     if (!this.online) throw new TypeError("Failed to fetch");
     if (this.failures.length) {
@@ -64,11 +67,23 @@ export class FakeServer {
       deal.client = body.client_id || null;
       return [201, this.view(deal)];
     }
-    match = url.match(/^\/api\/deals\/(\d+)\/(entries\/|undo\/)?$/);
+    match = url.match(/^\/api\/deals\/(\d+)\/(entries\/|undo\/|tablet-version\/)?$/);
     const deal = match && this.deals.get(Number(match[1]));
     if (!deal) return [404, { error: "Not found.", code: "not_found" }];
     if (match[2] === undefined && method === "GET") return [200, this.view(deal)];
     if (match[2] === "entries/" && method === "GET") return [200, deal.entries.map((e) => ({ ...e }))];
+    if (match[2] === "tablet-version/" && method === "POST") {
+      if (body.expected_seq !== deal.seq) return [409, stale(deal)];
+      if (body.entries.some((e) => e.payload.type === "illegal")) {
+        return [400, { error: "The tablet's entry 1 is refused: That card was played already.", code: "illegal_entry" }];
+      }
+      deal.entries = deal.entries.slice(0, body.since_seq);
+      for (const { payload, idempotency_key: key } of body.entries) {
+        deal.entries.push({ seq: deal.entries.length + 1, payload, result: this.verdict(payload), idempotency_key: key });
+      }
+      deal.seq = deal.entries.length;
+      return [200, { deal: this.view(deal) }];
+    }
     if (match[2] === "undo/" && method === "POST") {
       if (body.expected_seq !== deal.seq) return [409, stale(deal)];
       deal.entries.pop();

@@ -147,8 +147,26 @@ class Queue {
       if (order === undefined) throw new Error(`Nothing with the idempotency key ${key} is waiting.`);
       queue.delete(order);
       meta.put({ name: "lastSyncedAt", value: at });
+      await remember(meta, key);
       return at;
     });
+  }
+
+  /** The server stored an entry this device sent outside the queue (online): its key is
+      remembered, so a conflict never calls it another device's, and the sync time moves on. */
+  async rememberSent(key) {
+    const at = this.now();
+    return this.transact(["meta"], "readwrite", async ({ meta }) => {
+      meta.put({ name: "lastSyncedAt", value: at });
+      await remember(meta, key);
+    });
+  }
+
+  /** The idempotency keys of the entries this device had stored on the server (the latest
+      SENT_KEYS_KEPT of them). */
+  async sentKeys() {
+    const row = await this.transact(["meta"], "readonly", ({ meta }) => request(meta.get("sentKeys")));
+    return row ? row.value : [];
   }
 
   /** Take records out of the queue for good (the scorer chose to discard them). */
@@ -231,6 +249,12 @@ class Queue {
     return known ? known.server : null;
   }
 
+  /** The server confirmed something sent outside the queue (an entry saved online). */
+  async noteSynced() {
+    const at = this.now();
+    return this.transact(["meta"], "readwrite", ({ meta }) => { meta.put({ name: "lastSyncedAt", value: at }); });
+  }
+
   /** When the server last confirmed a record (milliseconds since the epoch), or null. */
   async lastSyncedAt() {
     const row = await this.transact(["meta"], "readonly", ({ meta }) => request(meta.get("lastSyncedAt")));
@@ -264,6 +288,18 @@ class Queue {
     }
     return orders;
   }
+}
+
+/** How many of its stored entries' keys a device remembers: more than an evening's deals of
+    any game hold between two syncs. */
+const SENT_KEYS_KEPT = 2000;
+
+async function remember(meta, key) {
+  const row = await request(meta.get("sentKeys"));
+  const keys = row ? row.value : [];
+  if (keys.includes(key)) return;
+  keys.push(key);
+  meta.put({ name: "sentKeys", value: keys.slice(-SENT_KEYS_KEPT) });
 }
 
 function normalise(item, at) {

@@ -15,17 +15,27 @@
      tablet's own (engine version skew) or a refusal of an entry the tablet accepted stops
      the sync and reports a conflict with both versions and the ways to resolve it; the
      conflict is kept with the record, so a reload shows it again. Nothing is dropped
-     without the scorer choosing it. */
+     without the scorer choosing it.
+   - A record waits for the scorer who made it: signed in as someone else, the sync sends
+     nothing and says so (state "other_user"); it goes once that scorer signs in again.
+   - A conflict is only what is true: the server's entries this device sent itself (their
+     idempotency keys are remembered, queue.rememberSent) are marked as this tablet's, never
+     as another device's, and only choices that can succeed for that deal are offered
+     (`canPutOnTop`, the page's own referee, says whether mine go on top of the server's). */
 
 export const KEEP_SERVER = "keep_server";
 export const MINE_ON_TOP = "mine_on_top";
+export const USE_MINE = "use_mine";
 export const DISCARD_MINE = "discard_mine";
 
 /** The API's paths (README "The API"); the screen may pass its own. */
 export const API_URLS = {
   entries: (deal) => `/api/deals/${deal}/entries/`,
   deal: (deal) => `/api/deals/${deal}/`,
+  // With the snapshot and whether a later deal has started (a conflict's choices).
+  dealInFull: (deal) => `/api/deals/${deal}/?snapshot=1`,
   undo: (deal) => `/api/deals/${deal}/undo/`,
+  tabletVersion: (deal) => `/api/deals/${deal}/tablet-version/`,
   dealStart: (session) => `/api/sessions/${session}/deals/`,
 };
 
@@ -58,6 +68,12 @@ export function createSync({
   onChange = () => {},
   now = Date.now,
   locks = globalThis.navigator && globalThis.navigator.locks,
+  // Can my records of a deal go on top of the server's deal as it is (server: the deal's view,
+  // with its snapshot)? The page asks its referee; without one, a deal the server finished cannot.
+  canPutOnTop = async (server) => !(server && server.finished),
+  // Who is signed in here (the page's user id), or null when unknown. A record made by another
+  // scorer waits for them to sign in again: it is never sent in someone else's name.
+  user = () => null,
 } = {}) {
   let state = "idle";
   let conflict = null;
@@ -115,17 +131,41 @@ export function createSync({
   async function serverVersion(deal) {
     if (typeof deal !== "number") return { deal: null, entries: null };
     try {
-      const [view, entries] = await Promise.all([get(urls.deal(deal)), get(urls.entries(deal))]);
+      const [view, entries] = await Promise.all([get(urls.dealInFull(deal)), get(urls.entries(deal))]);
       return { deal: view, entries };
     } catch (error) {
       return { deal: null, entries: null };  // still a conflict; the screen says the server's picture is missing
     }
   }
 
+  /** The choices that can succeed: keep the server's always; for a stale deal, mine on top when
+      the referee takes them there, and mine instead of the server's while no later deal has
+      started; for a verdict, undoing the stored entry likewise. */
+  async function choices(kind, server, mine) {
+    const deal = server.deal || null;
+    const later = Boolean(deal && deal.later_deals);
+    if (kind === "refused") return [KEEP_SERVER];
+    // A verdict: the server holds my first record already; the rest would go on top of it.
+    const entries = mine.filter((r) => r.kind === "entry").slice(kind === "verdict" ? 1 : 0);
+    const found = [KEEP_SERVER];
+    let onTop = false;
+    try { onTop = Boolean(deal) && entries.length > 0 && (await canPutOnTop(deal, entries)); } catch (error) { onTop = false; }
+    if (onTop) found.push(MINE_ON_TOP);
+    if (kind === "verdict") { if (deal && !later) found.push(DISCARD_MINE); }
+    else if (deal && !later && entries.length > 0) found.push(USE_MINE);
+    return found;
+  }
+
   async function report(record, kind, server, message) {
     const mine = (await queue.list({ deal: record.deal })).filter((r) => r.order >= record.order).map(plain);
-    const resolutions = kind === "refused" ? [KEEP_SERVER, DISCARD_MINE] : [KEEP_SERVER, MINE_ON_TOP, DISCARD_MINE];
-    conflict = { kind, key: record.key, deal: record.deal, message, mine: { records: mine }, server, resolutions, at: now() };
+    if (Array.isArray(server.entries)) {
+      // The server's entries this device sent itself are this tablet's, never "another device's".
+      const sent = new Set(await queue.sentKeys());
+      server.entries = server.entries.map((e) => ({ ...e, own: Boolean(e.idempotency_key) && sent.has(e.idempotency_key) }));
+    }
+    const resolutions = await choices(kind, server, mine);
+    const where = record.where || null;
+    conflict = { kind, key: record.key, deal: record.deal, where, message, mine: { records: mine }, server, resolutions, at: now() };
     await queue.update({ [record.key]: { conflict } });
     cancelTimer();
     await setState("conflict");
@@ -151,6 +191,8 @@ export function createSync({
         conflict = record.conflict;
         return setState("conflict");
       }
+      const now = user();
+      if (record.user && now !== null && record.user !== now) return setState("other_user");
       if (record.kind === "entry" && typeof record.deal === "string") {
         const server = await queue.serverDealId(record.deal);
         if (server === null) {
@@ -180,10 +222,11 @@ export function createSync({
         if (record.kind === "deal_start") {
           await queue.dealAccepted(record.deal, data.id);
         } else if (record.verdict !== undefined && !compare(record.verdict, data.entry ? data.entry.result : undefined)) {
-          return report(record, "verdict", { status, entry: data.entry, deal: data.deal, seq: data.deal ? data.deal.seq : null },
+          const { deal: view } = await serverVersion(record.deal);
+          return report(record, "verdict", { status, entry: data.entry, deal: view || data.deal, seq: data.deal ? data.deal.seq : null },
             "The server's verdict differs from this tablet's.");
         } else {
-          await queue.markSent(record.key);
+          await queue.markSent(record.key, data.entry ? data.entry.seq : null);
         }
         attempt = 0;
         continue;
@@ -200,7 +243,7 @@ export function createSync({
       }
       const message = data.error || `HTTP ${status}`;
       const server = { status, code: data.code || null, error: message, seq: data.seq ?? null };
-      if (record.kind === "entry" && status === 409) Object.assign(server, await serverVersion(record.deal));
+      if (record.kind === "entry" && (status === 409 || status === 400)) Object.assign(server, await serverVersion(record.deal));
       const kind = status === 409 && data.code === "stale_seq" && record.kind === "entry" ? "stale" : "refused";
       return report(record, kind, server, message);
     }
@@ -289,6 +332,21 @@ export function createSync({
       } else {
         await queue.setAside(keys, KEEP_SERVER);
       }
+    } else if (choice === USE_MINE) {
+      // Mine instead of the server's, as one refereed step on the server: its entries after
+      // where mine begin are undone (kept in its log, with who chose), mine stored in their place.
+      const entries = mine.filter((r) => r.kind === "entry");
+      const seq = await currentSeq(conflict);
+      const answer = await post(urls.tabletVersion(conflict.deal), {
+        expected_seq: seq, since_seq: entries[0].expected_seq,
+        entries: entries.map((r) => ({ payload: r.payload, idempotency_key: r.key })),
+      });
+      if (answer.status !== 200) {
+        throw new Error(answer.data.error || `The server did not take this tablet's version (HTTP ${answer.status}).`);
+      }
+      for (const record of entries) await queue.markSent(record.key);
+      const others = mine.filter((r) => r.kind !== "entry").map((r) => r.key);
+      if (others.length) await queue.setAside(others, USE_MINE);
     } else if (choice === MINE_ON_TOP) {
       const seq = stored ? conflict.server.deal.seq : await currentSeq(conflict);
       const renumbered = stored ? rest : mine;

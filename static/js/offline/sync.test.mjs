@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { IDBFactory } from "fake-indexeddb";
 
 import { openQueue, newClientDealId } from "./queue.js";
-import { createSync, sameVerdict, KEEP_SERVER, MINE_ON_TOP, DISCARD_MINE } from "./sync.js";
+import { createSync, sameVerdict, KEEP_SERVER, MINE_ON_TOP, USE_MINE, DISCARD_MINE } from "./sync.js";
 import { FakeServer, FakeClock, FakeNetwork, FakeLocks } from "./fake-server.mjs";
 
 async function table({ indexedDB = new IDBFactory(), server = new FakeServer(), clock = new FakeClock(), ...options } = {}) {
@@ -254,7 +254,8 @@ test("a 409 stops the sync and reports both versions; it is still there after a 
   assert.equal(conflict.server.seq, 1);
   assert.equal(conflict.server.deal.seq, 1);
   assert.deepEqual(conflict.server.entries.map((e) => [e.seq, e.payload]), [[1, { type: "trick", cards: ["A"] }]]);
-  assert.deepEqual(conflict.resolutions, [KEEP_SERVER, MINE_ON_TOP, DISCARD_MINE]);
+  assert.deepEqual(conflict.resolutions, [KEEP_SERVER, MINE_ON_TOP, USE_MINE]);
+  assert.deepEqual(conflict.server.entries.map((e) => e.own), [false]);
   assert.equal(t.changes.at(-1).conflict, conflict);
   assert.equal(await t.queue.count(), 2);
 
@@ -311,13 +312,59 @@ test("put mine on top: the tablet's verdicts, given without the other device's e
   assert.equal(await t.queue.count(), 0);
 });
 
-test("discard mine: my entries leave the queue for the set-aside list, the server's deal is untouched", async () => {
+test("use mine instead: the server's entries after mine begin are replaced by mine, in one step", async () => {
   const t = await staleConflict();
-  await t.sync.resolve(DISCARD_MINE);
+  await t.sync.resolve(USE_MINE);
   await t.sync.settled();
+  assert.equal(t.sync.state, "idle");
   assert.equal(await t.queue.count(), 0);
-  assert.deepEqual((await t.queue.listAside()).map((r) => [r.key, r.reason]), [["a", DISCARD_MINE], ["b", DISCARD_MINE]]);
-  assert.deepEqual(stored(t.server, t.deal), [[1, "other-0"]]);
+  assert.deepEqual(await t.queue.listAside(), []);
+  assert.deepEqual(stored(t.server, t.deal), [[1, "a"], [2, "b"]]);
+  assert.deepEqual(t.server.requests.at(-1), ["POST", `/api/deals/${t.deal}/tablet-version/`, {
+    expected_seq: 1, since_seq: 0, entries: [
+      { payload: { type: "trick", cards: ["3"] }, idempotency_key: "a" },
+      { payload: { type: "trick", cards: ["3", "9"] }, idempotency_key: "b" }],
+  }]);
+  // The keys are remembered: the server's entries a and b are this tablet's from now on.
+  assert.deepEqual(await t.queue.sentKeys(), ["a", "b"]);
+});
+
+test("use mine instead, refused by the server: the conflict stays, nothing leaves the queue", async () => {
+  const t = await table();
+  const deal = t.server.startDeal(1).id;
+  t.server.recordElsewhere(deal, { type: "trick", cards: ["A"] });
+  await t.queue.enqueue({ kind: "entry", deal, expected_seq: 0, key: "bad", payload: { type: "illegal" } });
+  await t.sync.start();
+  await assert.rejects(t.sync.resolve(USE_MINE),
+    { message: "The tablet's entry 1 is refused: That card was played already." });
+  assert.equal(t.sync.state, "conflict");
+  assert.equal(await t.queue.count(), 1);
+});
+
+test("a deal the server finished takes nothing on top; one with a later deal takes no replacement", async () => {
+  const t = await table();
+  const deal = t.server.startDeal(1);
+  t.server.recordElsewhere(deal.id, { type: "trick", cards: ["A"] });
+  deal.finished = true;
+  deal.later = true;
+  await t.queue.enqueue(trick(deal.id, 0, "a"));
+  await t.sync.start();
+  assert.deepEqual(t.sync.conflict.resolutions, [KEEP_SERVER]);
+});
+
+test("the server's entries this tablet sent itself are marked as its own, never another device's", async () => {
+  const t = await table();
+  const deal = t.server.startDeal(1).id;
+  await t.queue.enqueue(trick(deal, 0, "mine-online"));
+  await t.sync.start();
+  await t.sync.settled();
+  // Recorded again on a screen that had not seen the first one stored.
+  await t.queue.enqueue(trick(deal, 0, "again"));
+  await t.queue.rememberSent("sent-by-the-online-path");
+  await t.sync.kick();
+  const conflict = t.sync.conflict;
+  assert.equal(conflict.kind, "stale");
+  assert.deepEqual(conflict.server.entries.map((e) => [e.idempotency_key, e.own]), [["mine-online", true]]);
 });
 
 test("a conflict on one deal holds back the records behind it, which go once it is resolved", async () => {
@@ -337,10 +384,10 @@ test("a conflict on one deal holds back the records behind it, which go once it 
 test("a wrong choice, or none to make, is refused with a message and changes nothing", async () => {
   const t = await staleConflict();
   await assert.rejects(t.sync.resolve("merge"),
-    { message: '"merge" does not resolve this conflict; choose one of: keep_server, mine_on_top, discard_mine.' });
+    { message: '"merge" does not resolve this conflict; choose one of: keep_server, mine_on_top, use_mine.' });
   assert.equal(t.sync.state, "conflict");
   assert.equal(await t.queue.count(), 2);
-  await t.sync.resolve(DISCARD_MINE);
+  await t.sync.resolve(KEEP_SERVER);
   await assert.rejects(t.sync.resolve(KEEP_SERVER), { message: "There is no conflict to resolve." });
 });
 
@@ -404,7 +451,7 @@ test("verdict: when the undo is refused the conflict stays and nothing is remove
   assert.equal(await t.queue.count(), 2);
 });
 
-test("an entry the server refuses is a conflict with two choices, never dropped", async () => {
+test("an entry the server refuses is a conflict whose one choice keeps the server's, never dropped", async () => {
   const t = await table();
   const deal = t.server.startDeal(1).id;
   await t.queue.enqueue({ kind: "entry", deal, expected_seq: 0, key: "bad", payload: { type: "illegal" } });
@@ -412,10 +459,11 @@ test("an entry the server refuses is a conflict with two choices, never dropped"
   const conflict = t.sync.conflict;
   assert.equal(conflict.kind, "refused");
   assert.equal(conflict.message, "That card was played already.");
-  assert.deepEqual(conflict.server, { status: 400, code: "illegal_entry", error: "That card was played already.", seq: null });
-  assert.deepEqual(conflict.resolutions, [KEEP_SERVER, DISCARD_MINE]);
+  assert.deepEqual(conflict.server, { status: 400, code: "illegal_entry", error: "That card was played already.", seq: null,
+    deal: { id: deal, session: 1, seq: 0, status: "running", finished: false, later_deals: false }, entries: [] });
+  assert.deepEqual(conflict.resolutions, [KEEP_SERVER]);
   await assert.rejects(t.sync.resolve(MINE_ON_TOP),
-    { message: '"mine_on_top" does not resolve this conflict; choose one of: keep_server, discard_mine.' });
+    { message: '"mine_on_top" does not resolve this conflict; choose one of: keep_server.' });
   await t.sync.resolve(KEEP_SERVER);
   assert.deepEqual((await t.queue.listAside()).map((r) => r.key), ["bad"]);
 });
@@ -537,4 +585,19 @@ test("withdraw: a kick while it runs is not lost; the conflict's own record is n
   assert.equal(t.sync.state, "conflict");
   assert.equal(await t.sync.withdraw("b"), "conflict");
   assert.deepEqual((await t.queue.list()).map((r) => r.key), ["b"]);
+});
+
+test("a record made by another scorer waits for them: nothing is sent in someone else's name", async () => {
+  let signedIn = "8";
+  const t = await table({ user: () => signedIn });
+  const deal = t.server.startDeal(1).id;
+  await t.queue.enqueue(trick(deal, 0, "a", { user: "7" }));
+  await t.sync.start();
+  assert.equal(t.sync.state, "other_user");
+  assert.deepEqual(stored(t.server, deal), []);
+  assert.equal(t.changes.at(-1).waiting, 1);
+  signedIn = "7";  // the scorer who recorded it signs in again
+  await t.sync.kick();
+  await t.sync.settled();
+  assert.deepEqual(stored(t.server, deal), [[1, "a"]]);
 });

@@ -26,15 +26,21 @@
    "Discard mine" asks once more. Nothing is dropped: the records not kept stay in the queue's
    set-aside list, which the dialog names and renderSetAside lists. */
 
-import { KEEP_SERVER, MINE_ON_TOP, DISCARD_MINE } from "../offline/sync.js";
+import { KEEP_SERVER, MINE_ON_TOP, USE_MINE, DISCARD_MINE } from "../offline/sync.js";
 
-export const CHOICES = [KEEP_SERVER, MINE_ON_TOP, DISCARD_MINE];
+export const CHOICES = [KEEP_SERVER, MINE_ON_TOP, USE_MINE, DISCARD_MINE];
+/** The choices that change what the server holds ask once more. */
+const ASKED_TWICE = [USE_MINE, DISCARD_MINE];
 
 /** The English sentences (keys as referee/pages/offline_text.py), for a page without them. */
 export const ENGLISH = {
   language: "en",
   conflict_title: "Two versions of this deal",
+  conflict_title_deal: "Two versions of deal %(number)s",
   conflict_stale: "Another device recorded in this deal while this tablet's entries were waiting.",
+  conflict_stale_own: "The server already holds entries this tablet sent before it heard back; the entries waiting here were recorded on the deal without them.",
+  conflict_stale_mixed: "Another device recorded in this deal, and the server also holds entries this tablet sent before it heard back.",
+  from_this_tablet: "from this tablet",
   conflict_verdict: "The server's referee decided differently from this tablet's.",
   conflict_refused: "The server refused an entry this tablet had accepted.",
   server_version: "On the server",
@@ -45,8 +51,12 @@ export const ENGLISH = {
   deal_start: "Start of a new deal",
   keep_server: "Keep the server's",
   keep_server_help: "The server's version stays; your entries it does not have are not sent and stay listed under “Set aside on this device”.",
-  mine_on_top: "Put mine on top of it",
+  mine_on_top: "Put mine after the server's",
   mine_on_top_help: "Your entries are sent after the server's, in order; the referee checks each again.",
+  use_mine: "Use mine instead of the server's",
+  use_mine_help: "The server's entries from #%(first)s on are undone (the audit log keeps them, with your name) and yours are stored in their place; the referee checks them again.",
+  use_confirm: "Use this tablet's entries instead of the server's? The server's entries from #%(first)s on are undone; the audit log keeps them, with your name.",
+  use_yes: "Yes, use mine",
   discard_mine: "Discard mine",
   discard_mine_help: "None of your entries stays in the deal (one the server already took is undone); they stay listed under “Set aside on this device”.",
   discard_confirm: "Discard this tablet's entries? They will not be sent. You can still read them under “Set aside on this device”.",
@@ -119,10 +129,11 @@ export function conflictSides(conflict, text = ENGLISH, { describe, explain = ()
   const say = describe || ((payload) => describeEntry(payload, t));
   const english = !t.language || String(t.language).startsWith("en");
   const line = (number, what, side, item, result) => {
+    const mark = side === "server" && item && item.own ? { from: t.from_this_tablet } : {};
     const own = explain(side, item);
-    if (typeof own === "string" && own) return { number, what, verdict: own };
+    if (typeof own === "string" && own) return { number, what, verdict: own, ...mark };
     const verdict = verdictText(result);
-    return verdict && !english ? { number, what, verdict, lang: "en" } : { number, what, verdict };
+    return verdict && !english ? { number, what, verdict, lang: "en", ...mark } : { number, what, verdict, ...mark };
   };
   const records = (conflict.mine && conflict.mine.records) || [];
   const server = conflict.server || {};
@@ -142,10 +153,18 @@ export function conflictSides(conflict, text = ENGLISH, { describe, explain = ()
   } else if (conflict.kind === "verdict") {
     unknown = true;
   }
-  const intro = { stale: t.conflict_stale, verdict: t.conflict_verdict, refused: t.conflict_refused }[conflict.kind] || t.conflict_refused;
-  // The server's own refusal, in its words (sync.js's sentence for a verdict is not the server's).
-  const error = conflict.kind === "verdict" ? "" : (server.error || conflict.message || "");
-  return { intro, message: error ? fmt(t.server_says, { error }) : "", server: { lines, unknown }, mine: { lines: mine } };
+  const theirs = conflict.kind === "stale" ? staleEntries(conflict) : [];
+  const own = theirs.filter((e) => e.own).length;
+  const staleIntro = own === 0 ? t.conflict_stale : (own === theirs.length ? t.conflict_stale_own : t.conflict_stale_mixed);
+  const intro = { stale: staleIntro, verdict: t.conflict_verdict, refused: t.conflict_refused }[conflict.kind] || t.conflict_refused;
+  // The server's own refusal, in its words. Not for a stale deal: the intro says what happened,
+  // and the server's "reload and try again" would contradict the buttons.
+  const error = conflict.kind === "refused" ? (server.error || conflict.message || "") : "";
+  const number = (conflict.where && conflict.where.number) || (server.deal && server.deal.number) || null;
+  const title = number ? fmt(t.conflict_title_deal, { number }) : t.conflict_title;
+  const where = conflict.where ? [conflict.where.game, (conflict.where.players || []).join(", ")].filter(Boolean).join(" · ") : "";
+  const first = (records.find((r) => r.kind === "entry") || { expected_seq: 0 }).expected_seq + 1;
+  return { title, where, first, intro, message: error ? fmt(t.server_says, { error }) : "", server: { lines, unknown }, mine: { lines: mine } };
 }
 
 /** The server's entries a stale conflict shows: the active ones after the seq my first entry expected. */
@@ -183,6 +202,8 @@ function entryList(doc, lines, empty) {
     line.number ? el(doc, "span", { className: "conflict-seq" }, `#${line.number}`) : null,
     line.number ? " " : null,
     el(doc, "span", { className: "conflict-what" }, line.what),
+    line.from ? " " : null,
+    line.from ? el(doc, "span", { className: "tag conflict-own" }, line.from) : null,
     line.verdict ? " " : null,
     line.verdict ? el(doc, "span", { className: "conflict-verdict", lang: line.lang }, line.verdict) : null)));
 }
@@ -202,7 +223,8 @@ export function showConflict(container, conflict, { text = ENGLISH, onChoose, de
   const id = `conflict-${dialogs}`;
   const previous = doc.activeElement;
 
-  const title = el(doc, "h2", { id: `${id}-title`, tabindex: "-1" }, t.conflict_title);
+  const title = el(doc, "h2", { id: `${id}-title`, tabindex: "-1" }, sides.title);
+  const where = sides.where ? el(doc, "p", { className: "conflict-where muted" }, sides.where) : null;
   const intro = el(doc, "p", { id: `${id}-intro` }, sides.intro);
   const message = sides.message ? el(doc, "p", { className: "conflict-message" }, sides.message) : null;
   const serverSide = el(doc, "section", { className: "conflict-side conflict-server", "aria-labelledby": `${id}-server` },
@@ -211,23 +233,30 @@ export function showConflict(container, conflict, { text = ENGLISH, onChoose, de
   const mineSide = el(doc, "section", { className: "conflict-side conflict-mine", "aria-labelledby": `${id}-mine` },
     el(doc, "h3", { id: `${id}-mine` }, t.my_version), entryList(doc, sides.mine.lines, t.nothing_recorded));
   const labels = { [KEEP_SERVER]: [t.keep_server, t.keep_server_help], [MINE_ON_TOP]: [t.mine_on_top, t.mine_on_top_help],
+    [USE_MINE]: [t.use_mine, fmt(t.use_mine_help, { first: sides.first })],
     [DISCARD_MINE]: [t.discard_mine, t.discard_mine_help] };
-  const buttons = CHOICES.filter((choice) => conflict.resolutions.includes(choice)).map((choice) => {
+  const offered = CHOICES.filter((choice) => conflict.resolutions.includes(choice));
+  // The likely intent is the big button: mine after the server's when another device simply
+  // got there first; the server's when what it holds is this tablet's own.
+  const ownOnly = sides.intro === t.conflict_stale_own;
+  const primary = offered.includes(MINE_ON_TOP) && !ownOnly ? MINE_ON_TOP : KEEP_SERVER;
+  const buttons = offered.map((choice) => {
     const help = el(doc, "span", { className: "help", id: `${id}-${choice}-help` }, labels[choice][1]);
-    const button = el(doc, "button", { type: "button", className: choice === MINE_ON_TOP ? "big primary" : "big",
+    const button = el(doc, "button", { type: "button", className: choice === primary ? "big primary" : "big",
       "data-choice": choice, "aria-describedby": `${id}-${choice}-help` }, labels[choice][0]);
     return { choice, button, box: el(doc, "div", { className: "conflict-choice" }, button, help) };
   });
   const choices = el(doc, "div", { className: "conflict-choices" }, ...buttons.map((b) => b.box));
   const question = el(doc, "p", { id: `${id}-confirm`, tabindex: "-1" }, t.discard_confirm);
   const yes = el(doc, "button", { type: "button", className: "big danger", "data-confirm": "" }, t.discard_yes);
+  let asked = null;
   const back = el(doc, "button", { type: "button", className: "big", "data-back": "" }, t.discard_back);
   const confirm = el(doc, "div", { className: "conflict-confirm", hidden: true }, question, el(doc, "div", { className: "row" }, yes, back));
   const status = el(doc, "p", { className: "conflict-status", role: "status" });
   const failure = el(doc, "p", { className: "error", role: "alert" });
   const dialog = el(doc, "dialog", { className: "conflict", "aria-labelledby": `${id}-title`, "aria-describedby": `${id}-intro`,
     "data-conflict-kind": conflict.kind },
-  title, intro, message, el(doc, "div", { className: "conflict-sides" }, serverSide, mineSide), choices, confirm, status, failure);
+  title, where, intro, message, el(doc, "div", { className: "conflict-sides" }, serverSide, mineSide), choices, confirm, status, failure);
 
   let settle;
   const chosen = new Promise((resolve) => { settle = resolve; });
@@ -254,18 +283,28 @@ export function showConflict(container, conflict, { text = ENGLISH, onChoose, de
     settle(choice);
   }
 
-  function askDiscard(on) {
-    confirm.hidden = !on;
-    choices.hidden = on;
-    (on ? question : buttons.find((b) => b.choice === DISCARD_MINE).button).focus();
+  /** Asks once more before `choice` (null: back to the choices). */
+  function askAgain(choice) {
+    const back = asked;
+    asked = choice;
+    if (choice === USE_MINE) {
+      question.textContent = fmt(t.use_confirm, { first: sides.first });
+      yes.textContent = t.use_yes;
+    } else if (choice) {
+      question.textContent = t.discard_confirm;
+      yes.textContent = t.discard_yes;
+    }
+    confirm.hidden = !choice;
+    choices.hidden = !!choice;
+    (choice ? question : buttons.find((b) => b.choice === back).button).focus();
   }
 
   buttons.forEach(({ choice, button }) => button.addEventListener("click", () => {
-    if (choice === DISCARD_MINE) askDiscard(true);
+    if (ASKED_TWICE.includes(choice)) askAgain(choice);
     else choose(choice);
   }));
-  yes.addEventListener("click", () => choose(DISCARD_MINE));
-  back.addEventListener("click", () => askDiscard(false));
+  yes.addEventListener("click", () => choose(asked));
+  back.addEventListener("click", () => askAgain(null));
   // A choice is needed: Escape does not make the conflict go away unanswered.
   dialog.addEventListener("cancel", (event) => event.preventDefault());
 
@@ -319,7 +358,8 @@ export function renderSetAside(container, records, { text = ENGLISH, describe } 
   const t = { ...ENGLISH, ...text };
   const doc = container.ownerDocument;
   const say = describe || ((payload) => describeEntry(payload, t));
-  const reasons = { [KEEP_SERVER]: t.set_aside_keep_server, [DISCARD_MINE]: t.set_aside_discard_mine };
+  const reasons = { [KEEP_SERVER]: t.set_aside_keep_server, [DISCARD_MINE]: t.set_aside_discard_mine,
+    [USE_MINE]: t.set_aside_keep_server };
   const time = new Intl.DateTimeFormat(t.language || "en", { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
   container.replaceChildren();
   container.hidden = records.length === 0;

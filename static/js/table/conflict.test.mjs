@@ -61,7 +61,8 @@ test("stale: the other device's entries against mine, each with the referee's se
   assert.equal(conflict.kind, "stale");
   const sides = conflictSides(conflict, TEXT);
   assert.equal(sides.intro, ENGLISH.conflict_stale);
-  assert.match(sides.message, /^The server says: /);
+  // No "reload and try again" beside the choices: the intro says what happened.
+  assert.equal(sides.message, "");
   assert.deepEqual(sides.server, { unknown: false, lines: [
     { number: 1, what: "trick: A K Q J", verdict: "Jonas takes the trick with A." },
   ] });
@@ -77,7 +78,20 @@ test("stale with the server unreadable: said, not shown as empty", () => {
   const sides = conflictSides({ kind: "stale", message: "Another device recorded first.", resolutions: [],
     mine: { records: [] }, server: { status: 409, error: "Another device recorded first.", entries: null } }, TEXT);
   assert.equal(sides.server.unknown, true);
-  assert.equal(sides.message, "The server says: Another device recorded first.");
+  assert.equal(sides.message, "");
+});
+
+test("stale over this tablet's own stored entries: said so, marked so, never another device's", () => {
+  const conflict = { kind: "stale", resolutions: ["keep_server", "use_mine"],
+    where: { number: 7, game: "Pašėlęs Velnias", players: ["Ona", "Jonas"] },
+    mine: { records: [{ kind: "entry", key: "k2", expected_seq: 0, payload: { type: "trick", cards: ["2"] } }] },
+    server: { status: 409, entries: [{ seq: 1, payload: { type: "trick", cards: ["2"] }, idempotency_key: "k1", own: true }] } };
+  const sides = conflictSides(conflict, TEXT);
+  assert.equal(sides.title, "Two versions of deal 7");
+  assert.equal(sides.where, "Pašėlęs Velnias · Ona, Jonas");
+  assert.equal(sides.intro, ENGLISH.conflict_stale_own);
+  assert.equal(sides.server.lines[0].from, ENGLISH.from_this_tablet);
+  assert.equal(sides.first, 1);
 });
 
 test("verdict: the server's stored entry and verdict against this tablet's", () => {

@@ -3,6 +3,7 @@
    every few seconds with the shown version as the validator (ETag/304). */
 
 import { S, current, dealUrl, setSync } from "./shared.js";
+import { reported } from "./connection.js";
 
 // Called after every swap, to bring the new forms to life (screen.js, offline.js).
 const afterSwap = [];
@@ -29,8 +30,9 @@ export function swap(html) {
 export function refresh() {
   S.localChanges += 1;
   S.refreshing += 1;
-  return fetch(S.screen.dataset.liveUrl, { credentials: "same-origin", cache: "no-store" }).then((response) => {
-    if (response.status !== 200) return false;
+  return reported(fetch(S.screen.dataset.liveUrl, { credentials: "same-origin", cache: "no-store" })).then((response) => {
+    // The device's own copy (the server did not answer) is what the screen already shows.
+    if (response.status !== 200 || response.headers.get("X-From-Device")) return false;
     return response.text().then((html) => { swap(html); return true; });
   }).catch(() => false /* the next poll brings it */).then((swapped) => { S.refreshing -= 1; return swapped; });
 }
@@ -41,7 +43,7 @@ export function poll() {
   // The version this screen shows, as a validator: the server answers 304 (nothing rendered)
   // while it is still the deal's; the browser hands a 304 of a request that carries its own
   // validator straight to this page, so no cached copy is ever mistaken for news.
-  fetch(S.screen.dataset.liveUrl, { credentials: "same-origin", headers: { "If-None-Match": '"' + S.version + '"' } })
+  reported(fetch(S.screen.dataset.liveUrl, { credentials: "same-origin", headers: { "If-None-Match": '"' + S.version + '"' } }))
     .then((response) => {
       // This screen changed the deal meanwhile: its own refresh shows that, not "another device".
       if (mark !== S.localChanges || S.refreshing || !mayPoll()) return undefined;

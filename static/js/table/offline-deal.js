@@ -2,7 +2,7 @@
    out of offline.js (issue 13): the new deal gets a client id the server accepts later, its
    start goes into the queue, and the screen becomes that fresh deal's page at once. */
 
-import { S, newKey, setSync } from "./shared.js";
+import { S, appUser, newKey, setSync } from "./shared.js";
 import { newClientDealId } from "../offline/queue.js";
 import { wireDrafts } from "./draft-forms.js";
 import { drawFreshDeal } from "./offline-view.js";
@@ -24,7 +24,7 @@ export function nextDeal(form) {
       });
       if (!answer.snapshot) throw new Error(answer.failure || "The engine could not start the deal.");
       const client = newClientDealId();
-      await O.queue.enqueue({ kind: "deal_start", key: newKey(), session: Number(S.screen.dataset.session), deal: client, dealer });
+      await O.queue.enqueue({ kind: "deal_start", key: newKey(), session: Number(S.screen.dataset.session), deal: client, dealer, user: appUser() });
       const base = state.base.map((total, seat) => total + (state.view.outcome ? state.view.outcome.points[seat] : 0));
       const fresh = {
         deal: client, snapshot: answer.snapshot, view: { ...answer.view, outcome: null }, seq: 0,

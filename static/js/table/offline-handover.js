@@ -7,6 +7,7 @@ import { isClientDealId } from "../offline/queue.js";
 import { clearPending } from "./record.js";
 import { refresh } from "./live.js";
 import { renderStatus } from "./status.js";
+import { isReachable } from "./connection.js";
 import { conflictText, oneAtATime, renderSetAside, showConflict } from "./conflict.js";
 import { conflictVerdicts } from "./conflict-verdicts.js";
 import { O, countHere, dropDevice, failed, note, shownDeal } from "./offline-state.js";
@@ -16,11 +17,8 @@ import { O, countHere, dropDevice, failed, note, shownDeal } from "./offline-sta
 export async function onChange(status) {
   if (status.state === "idle" || status.state === "sending") O.down = false;
   if (status.state === "offline" || status.state === "retrying") O.down = status.state === "offline" || O.down;
-  const quiet = status.state === "idle" && !status.waiting && !O.sent && !O.drawn;
-  if (!quiet) {
-    renderStatus(S.syncLine, status, S.T.offline_text || {});
-    if (status.state === "idle" && !status.waiting) S.syncLine.dataset.state = "saved";
-  }
+  said = status;
+  sayStatus(status);
   if (status.state === "conflict" && status.conflict) return showTheConflict(status.conflict);
   await showSetAside();
   const kept = readKept();
@@ -55,6 +53,32 @@ export async function onChange(status) {
     }
   }
   return undefined;
+}
+
+// The sync's last status, said again when the connection changes and as time passes.
+let said = null;
+
+/** What the sync line says: the sync's status, with the connection as the last real answer
+    had it (the server not answering is "offline" whatever the sync was doing). Quiet on a
+    screen that never had anything to say (a fresh page, all saved): "All saved" there would
+    be noise. */
+export function sayStatus(status = said) {
+  // The online path owns the line while its entry is on the way (saving, retrying).
+  if (!status || S.sending) return;
+  const shown = { ...status };
+  if (isReachable() === false && shown.state === "idle") shown.state = "offline";
+  const quiet = shown.state === "idle" && !shown.waiting && !O.sent && !O.drawn && S.syncLine.dataset.line === undefined;
+  if (quiet) return;
+  renderStatus(S.syncLine, shown, S.T.offline_text || {});
+  if (shown.state === "idle" && !shown.waiting) S.syncLine.dataset.state = "saved";
+}
+
+/** The sync line again with the queue's figures now (after an online save, a new answer). */
+export async function sayAgain() {
+  if (!said || !O.queue) return;
+  const [waiting, lastSyncedAt] = await Promise.all([O.queue.count(), O.queue.lastSyncedAt()]);
+  said = { ...said, waiting, lastSyncedAt };
+  sayStatus(said);
 }
 
 function readKept() {

@@ -3,7 +3,7 @@
    out of offline.js (issue 13): the busiest path offline, read on its own; undo
    (offline-undo.js) takes its turn in the same line, so it imports inTurn from here. */
 
-import { S, newKey, seq, setSync } from "./shared.js";
+import { S, appUser, newKey, seq, setSync } from "./shared.js";
 import { clearPending } from "./record.js";
 import { refresh } from "./live.js";
 import { clearErrors, showError } from "./errors.js";
@@ -30,6 +30,12 @@ export function inTurn(step) {
   const turn = inLine.then(step);
   inLine = turn.catch(() => false);
   return turn;
+}
+
+/** Which deal a record is of, in words a conflict dialog can name it by (the dialog may appear
+    over another deal's screen): its number, the game and the table's players. */
+function where(state) {
+  return { number: state.number, game: S.screen.dataset.gameName || S.screen.dataset.game, players: S.T.names || [] };
 }
 
 export function record(form, payload, key = newKey()) {
@@ -67,7 +73,7 @@ async function recordNow(form, payload, key) {
     saveDevice(next);
     // `said`: the verdict as the scorer read it, in the session's language; a conflict dialog
     // shows these very words beside the server's.
-    const queued = O.queue.enqueue({ kind: "entry", key, deal: state.deal, payload, expected_seq: state.seq, verdict: answer.result, said });
+    const queued = O.queue.enqueue({ kind: "entry", key, deal: state.deal, payload, expected_seq: state.seq, verdict: answer.result, said, where: where(state), user: appUser() });
     try {
       await queued;
     } catch (error) {
@@ -83,6 +89,33 @@ async function recordNow(form, payload, key) {
     return "queued";
   } catch (error) {
     setSync("error", failed(error));
+    return false;
+  } finally {
+    O.busy = false;
+  }
+}
+
+export function learnStored(payload, key) {
+  return inTurn(() => learnNow(payload, key));
+}
+
+/** The server stored this screen's entry, but its new screen could not be fetched (the network
+    went between the two answers): the tablet's referee draws the deal with it, as the server
+    has it, so the screen and a reload show what the tablet knows. Nothing waits in the queue:
+    the entry is the server's (its undo is the server's too). Answers true when drawn. */
+async function learnNow(payload, key) {
+  if (!O.ready || !O.drawer || O.busy) return false;
+  O.busy = true;
+  try {
+    const state = await stateNow();
+    const answer = await O.engine.apply(state.snapshot, payload);
+    if (!answer.snapshot) return false;
+    const next = advanced(state, answer, payload, key);
+    const text = next.log[next.log.length - 1].text;
+    const known = { ...next, origin: null, log: [], stored: { label: text, payload }, known: true };
+    show(known, known.view.last ? O.drawer.sentences(known.view, known.view.last) : []);
+    return true;
+  } catch (error) {
     return false;
   } finally {
     O.busy = false;

@@ -154,7 +154,8 @@ export async function redraw() {
   O.waitingHere = await countHere();
   const pageSeq = seq();
   const newer = isClientDealId(deal) || kept.seq > pageSeq;
-  if (!O.waitingHere || !newer) { if (!isClientDealId(deal)) dropDevice(deal); return; }
+  // A state the tablet learned from the server (kept.known) is drawn with nothing waiting too.
+  if ((!O.waitingHere && !kept.known) || !newer) { if (!isClientDealId(deal)) dropDevice(deal); return; }
   if (isClientDealId(deal)) {
     O.state = kept;
     O.drawn = true;

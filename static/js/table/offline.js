@@ -19,7 +19,8 @@
    offline-handover.js  what the sync says (status line, conflicts, the server's screen back);
    offline-warmup.js  the engine's warm-up once it is ready. */
 
-import { S, csrf } from "./shared.js";
+import { S, appUser, csrf } from "./shared.js";
+import { reported } from "./connection.js";
 import { createEngine, engineSupported } from "../offline/engine.js";
 import { isClientDealId, openQueue } from "../offline/queue.js";
 import { createSync } from "../offline/sync.js";
@@ -28,12 +29,28 @@ import { onSwap, pollGuard } from "./live.js";
 import { previewGuard } from "./preview.js";
 import { useDraftStore, wireDrafts } from "./draft-forms.js";
 import { loadDrawer } from "./offline-view.js";
-import { O, active, note, redraw, shownDeal } from "./offline-state.js";
-import { devicePreview, record, takeOver } from "./offline-record.js";
+import { O, active, dropDevice, note, redraw, shownDeal } from "./offline-state.js";
+import { devicePreview, learnStored, record, takeOver } from "./offline-record.js";
 import { undo } from "./offline-undo.js";
 import { nextDeal } from "./offline-deal.js";
-import { onChange } from "./offline-handover.js";
+import { onChange, sayAgain, sayStatus } from "./offline-handover.js";
+import { onReachability, watchConnection } from "./connection.js";
+import { onSaved } from "./record.js";
 import { warmUp } from "./offline-warmup.js";
+
+/** Do the device's entries go on top of the server's deal (its view with the snapshot)? The
+    tablet's referee tries them there, in order; without it, only a deal still running may. */
+async function canPutOnTop(deal, records) {
+  if (deal.finished) return false;
+  if (!O.ready || !deal.snapshot) return true;
+  let snapshot = deal.snapshot;
+  for (const record of records) {
+    const answer = await O.engine.apply(snapshot, record.payload);
+    if (!answer.snapshot) return false;
+    snapshot = answer.snapshot;
+  }
+  return true;
+}
 
 /** Starts in the background; answers whether the queue holds the entry kept from before a
     reload (`kept`: record.js's localStorage copy), which the sync then sends. */
@@ -55,18 +72,37 @@ export async function startOffline({ kept } = {}) {
   const holdsKept = !!kept && (await O.queue.list()).some((r) => r.key === kept.key);
   const language = String((S.T.offline_text && S.T.offline_text.language) || document.documentElement.lang || "en").slice(0, 2);
   O.engine = createEngine({ context: { names: S.T.names, language, notation: S.screen.dataset.notation } });
-  useOfflinePath({ active, record: (form, payload) => { record(form, payload); }, takeOver, nextDeal, undo });
-  pollGuard(() => !O.drawn && !O.waitingHere);
+  useOfflinePath({ active, record: (form, payload) => { record(form, payload); }, takeOver, nextDeal, undo, learnStored });
+  // The server's screen may replace the device's drawing once nothing of this deal waits here.
+  pollGuard(() => !O.waitingHere && (!O.drawn || (O.state && O.state.known)));
+  onSwap(() => {
+    if (!O.drawn || O.waitingHere) return;
+    O.drawn = false;
+    if (O.state && !isClientDealId(O.state.deal)) dropDevice(O.state.deal);
+    O.state = null;
+  });
   previewGuard(() => !active(), O.drawer.preview ? devicePreview : null);
   // Every API answer names the server's engine version: a deploy met while syncing makes the
   // tablet load the new referee before its next verdict.
-  const fetchNoting = (...args) => fetch(...args).then((response) => {
+  const fetchNoting = (...args) => reported(fetch(...args)).then((response) => {
     O.engine.serverVersion(response.headers.get("X-Engine-Version"));
     return response;
   });
-  O.sync = createSync({ queue: O.queue, fetch: fetchNoting, headers: () => ({ "X-CSRFToken": csrf() }), onChange });
+  O.sync = createSync({ queue: O.queue, fetch: fetchNoting, headers: () => ({ "X-CSRFToken": csrf() }), onChange, canPutOnTop, user: appUser });
   window.addEventListener("offline", () => { O.down = true; });
-  window.addEventListener("online", () => { O.down = false; });
+  // Whether the server answers is what its answers say (connection.js): back, the sync sends
+  // at once and the line says so within a second.
+  onReachability((up) => {
+    O.down = !up;
+    if (up) O.sync.kick();
+    sayAgain();
+  });
+  watchConnection();
+  // An entry saved online is a sync too: the line's "last synced" is that moment.
+  // Its key is remembered: a conflict never calls this tablet's own entry another device's.
+  onSaved((key) => (key ? O.queue.rememberSent(key) : O.queue.noteSynced()).then(sayAgain, () => undefined));
+  // "2 minutes ago" becomes "3 minutes ago" without anything else happening.
+  setInterval(() => sayStatus(), 10_000);
   // What an earlier visit queued goes to the server at once, engine or not.
   O.sync.start();
   O.engine.ready().then(async () => {

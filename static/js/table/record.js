@@ -22,6 +22,9 @@ const storeKey = () => "kortos.pending." + S.dealId;
 //   undo(form, {afterChange, online}) -> true when it takes the undo (online(): the server's).
 let offline = null;
 export function useOfflinePath(path) { offline = path; }
+// What follows an entry, undo or deal start the server confirmed (offline.js: the sync line's time).
+let saved = () => {};
+export function onSaved(hook) { saved = hook; }
 // What undo's restore does after putting values back (screen.js: the Velnias preview).
 let restored = () => {};
 export function onRestore(hook) { restored = hook; }
@@ -59,7 +62,13 @@ export function send(pending, attempt) {
       S.sending = false;
       S.dirty = false;
       setSync("saved", S.T.saved);
-      return refresh().then(showVerdict);
+      saved(pending.key);
+      return refresh().then((swapped) => {
+        // Stored, but the new screen did not come (the network went meanwhile): the tablet's
+        // own referee draws what the server now holds.
+        if (!swapped && offline && offline.learnStored) return offline.learnStored(pending.payload, pending.key).then(showVerdict);
+        return showVerdict();
+      });
     }
     if (result.status >= 500 || result.status === 429) {
       return retryLater(pending, attempt, fmt(S.T.server_error, { status: result.status }));
@@ -111,6 +120,7 @@ function undoOnline(form) {
     S.sending = false;
     if (result.status === 200) {
       setSync("saved", S.T.undone);
+      saved();
       return refresh().then(() => { restoreForm(undone, { afterChange: restored }); });
     }
     setSync("error", "");

@@ -2,6 +2,8 @@
    changing facts (one object, set up once by screen.js), the sentences in the reader's
    language, and the API's POST with the CSRF token. */
 
+import { reported } from "./connection.js";
+
 export const S = {
   screen: null,
   liveBox: null,
@@ -34,6 +36,12 @@ export function init(screen) {
 /** The live part of the screen the server rendered last (or the offline path drew). */
 export function current() { return S.liveBox.querySelector("[data-live]"); }
 
+/** Who is signed in on this page (base.html's app-user meta: the user's id), or null. */
+export function appUser() {
+  const meta = document.querySelector('meta[name="app-user"]');
+  return meta && meta.content ? meta.content : null;
+}
+
 /** The deal's entry count as the screen shows it: the next entry's expected_seq. */
 export function seq() { return parseInt(current().dataset.seq, 10); }
 
@@ -43,6 +51,8 @@ export function fmt(template, params) {
 
 export function setSync(state, text) {
   S.syncLine.dataset.state = state;
+  // The line no longer shows the sync's status: its next one is written whole (status.js).
+  delete S.syncLine.dataset.line;
   S.syncLine.textContent = text || "";
 }
 
@@ -64,12 +74,12 @@ export function newKey() {
 
 /** POST JSON to the API; answers {status, data} (a network failure rejects). */
 export function post(url, body) {
-  return fetch(url, {
+  return reported(fetch(url, {
     method: "POST",
     credentials: "same-origin",
     headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf() },
     body: JSON.stringify(body),
-  }).then((response) => response.json().catch(() => ({})).then((data) => ({ status: response.status, data })));
+  })).then((response) => response.json().catch(() => ({})).then((data) => ({ status: response.status, data })));
 }
 
 /** The URL of a deal's recording screen (the server's id). */

@@ -22,6 +22,7 @@ export const ENGLISH = {
   retry_when: "trying again %(when)s",
   conflict_status: "Two versions of this deal: choose which to keep",
   signed_out: "Signed out: sign in again to send what this device keeps",
+  other_user: { one: "%(n)s entry waits for the scorer who recorded it to sign in on this device", other: "%(n)s entries wait for the scorer who recorded them to sign in on this device" },
   last_synced: "last synced %(time)s (%(ago)s)",
   never_synced: "not synced yet",
 };
@@ -82,6 +83,7 @@ export function statusText({ state = "idle", waiting = 0, lastSyncedAt = null, r
   let main;
   if (state === "conflict") main = t.conflict_status;
   else if (state === "signed_out") main = t.signed_out;
+  else if (state === "other_user") main = counted(t.other_user, n || 1, language);
   else if (state === "offline") main = n ? counted(t.offline_kept, n, language) : t.offline_none;
   else if (state === "sending" && n) main = counted(t.sending, n, language);
   else if (n) main = counted(t.waiting, n, language);
