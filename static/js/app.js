@@ -103,6 +103,8 @@
       fetch(url + (url.indexOf("?") < 0 ? "?" : "&") + "v=" + encodeURIComponent(version), {
         credentials: "same-origin", headers: headers
       }).then(function (response) {
+        // The server answered: a page the tablet served from itself is the server's again.
+        if (!response.headers.get("X-From-Device")) document.dispatchEvent(new CustomEvent("kortos:server-answered"));
         if (response.status === 200) {
           version = response.headers.get("X-Version") || version;
           return response.text().then(function (html) {

@@ -300,3 +300,76 @@ def test_the_sync_under_lost_answers_and_a_slow_network_stores_each_entry_once_i
     assert seen[0] == seen[1] == waiting[0], seen  # the lost answer's entry was sent again, same key
     assert page.evaluate(QUEUE)["waiting"] == []
     assert page.js_errors == []
+
+
+def test_a_deal_start_whose_answer_is_lost_is_the_deal_the_tablet_shows_and_the_server_starts_once(
+    open_page: Any, club_setup: dict[str, Any], built_engine: dict[str, Any]
+) -> None:
+    deal = velnias_deal(club_setup)
+    page = open_ready(open_page, club_setup["users"]["scorer"], f"/deals/{deal.pk}/")
+    velnias_end(page, 1, [2, 3, 4, 5])
+    page.get_by_role("heading", name="Deal 1 is over").wait_for()
+    lost: list[str] = []
+
+    def lose_the_answer(route: Any) -> None:
+        body = route.request.post_data_json
+        lost.append(body["client_id"])
+        # The server starts the deal (as the request asked) ...
+        services.deal_start(session=deal.session, user=club_setup["users"]["scorer"],
+                            dealer=body.get("dealer"), client_id=body["client_id"])
+        route.abort()  # ... and the tablet never hears
+
+    page.context.route(re.compile(r"/api/sessions/\d+/deals/$"), lose_the_answer)
+    page.get_by_role("button", name="Start deal 2").click()
+    page.locator("form#form-end").wait_for()  # drawn by the tablet itself
+    # (Chromium routes the request as the page sends it and again as the service worker lets it
+    # through: one client id either way.)
+    assert lost and set(lost) == {lost[0]} and lost[0].startswith("client-"), lost
+    page.context.unroute(re.compile(r"/api/sessions/\d+/deals/$"))
+    page.context.set_offline(True)
+    reload_offline(page)
+    page.locator("form#form-end").wait_for()
+    assert "deal 2" in page.get_by_role("heading", level=1).inner_text()
+
+    page.context.set_offline(False)
+    page.wait_for_url(re.compile(rf"/deals/(?!{deal.pk}/)\d+/$"), timeout=60_000)
+    assert Deal.objects.filter(session=deal.session).count() == 2  # the same deal, started once
+    second = Deal.objects.get(session=deal.session, number=2)
+    assert page.url.endswith(f"/deals/{second.pk}/")
+    assert page.js_errors == []
+
+
+def test_a_reload_after_a_sync_whose_new_screen_never_came_shows_the_synced_tricks(
+    open_page: Any, club_setup: dict[str, Any], built_engine: dict[str, Any]
+) -> None:
+    from .conftest import rukas_deal
+    from .test_offline_recording import record_trick
+    from .test_offline_recording import rukas_deal as legal_tricks
+
+    deal = rukas_deal(club_setup)
+    page = open_ready(open_page, club_setup["users"]["scorer"], f"/deals/{deal.pk}/")
+    page.context.set_offline(True)
+    for seq, (order, ranks, _taker) in enumerate(legal_tricks(deal.dealer)[:3], start=1):
+        record_trick(page, order, ranks, seq)
+    live = re.compile(rf"/deals/{deal.pk}/live/")
+    refused: list[str] = []
+
+    def never(route: Any) -> None:  # the server's screen never comes back
+        refused.append(route.request.url)
+        route.abort()
+
+    page.context.route(live, never)
+    page.context.set_offline(False)
+    expect(page.locator("#sync")).to_contain_text("All saved", timeout=30_000)
+    assert Entry.objects.filter(deal=deal, active=True).count() == 3
+    assert refused, "the screen asked for the server's screen and did not get it"
+    page.context.set_offline(True)
+    page.context.unroute(live)
+    reload_offline(page)
+    page.wait_for_selector("[data-live][data-seq='3']", state="attached")
+    page.get_by_role("heading", name=re.compile("Trick 4 of 13")).wait_for()
+    assert page.evaluate(QUEUE)["waiting"] == []
+    page.context.set_offline(False)
+    page.wait_for_function("document.querySelector('[data-live]').dataset.version.startsWith('3.')",
+                           timeout=15_000)  # the server's own screen again, by its poll
+    assert page.js_errors == []

@@ -8,8 +8,10 @@ import { wireDrafts } from "./draft-forms.js";
 import { drawFreshDeal } from "./offline-view.js";
 import { O, failed, nextDealer, saveDevice, stateNow } from "./offline-state.js";
 
-/** The next deal, started on the device: a queued deal start with a client id. */
-export function nextDeal(form) {
+/** The next deal, started on the device: a queued deal start with a client id (`client`: the
+    one the online path already sent, when its answer or the new page never came; the server
+    answers a start with a client id it knows with that same deal). */
+export function nextDeal(form, client = newClientDealId()) {
   if (!O.ready || !O.drawer || O.busy) return false;
   (async () => {
     O.busy = true;
@@ -23,7 +25,6 @@ export function nextDeal(form) {
         previous: state.snapshot,
       });
       if (!answer.snapshot) throw new Error(answer.failure || "The engine could not start the deal.");
-      const client = newClientDealId();
       await O.queue.enqueue({ kind: "deal_start", key: newKey(), session: Number(S.screen.dataset.session), deal: client, dealer, user: appUser() });
       const base = state.base.map((total, seat) => total + (state.view.outcome ? state.view.outcome.points[seat] : 0));
       const fresh = {

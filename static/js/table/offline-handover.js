@@ -10,7 +10,7 @@ import { renderStatus } from "./status.js";
 import { isReachable } from "./connection.js";
 import { conflictText, oneAtATime, renderSetAside, showConflict } from "./conflict.js";
 import { conflictVerdicts } from "./conflict-verdicts.js";
-import { O, countHere, dropDevice, failed, note, shownDeal } from "./offline-state.js";
+import { O, countHere, dropDevice, failed, note, saveDevice, shownDeal } from "./offline-state.js";
 
 /** The sync said something: the status line, a conflict, and the server's screen back once
     this deal's entries are all there. */
@@ -50,6 +50,11 @@ export async function onChange(status) {
       O.drawn = false;
       O.state = null;
       dropDevice(deal);
+    } else if (O.drawn && O.state && !O.state.known) {
+      // Everything is on the server, but its screen did not come (the network went again): the
+      // device's drawing is now what the server holds, and a reload must draw it too.
+      O.state = { ...O.state, known: true };
+      saveDevice(O.state);
     }
   }
   return undefined;

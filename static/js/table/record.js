@@ -7,6 +7,7 @@
    takes the entry over: it referees it on the device and queues it for the sync. */
 
 import { S, dealUrl, fmt, newKey, post, seq, setSync } from "./shared.js";
+import { newClientDealId } from "../offline/queue.js";
 import { payloadFrom, restoreForm } from "./form.js";
 import { clearErrors, showError } from "./errors.js";
 import { refresh, showVerdict } from "./live.js";
@@ -18,7 +19,8 @@ const storeKey = () => "kortos.pending." + S.dealId;
 //   active() -> true when entries should go to the device's queue now,
 //   record(form, payload) -> records one entry on the device,
 //   takeOver(pending) -> a promise of true once a pending entry is queued there,
-//   nextDeal(form) -> true when it started the next deal on the device,
+//   nextDeal(form, client) -> true when it started the next deal on the device (with that client id),
+//   learnStored(payload, key) -> draws an entry the server stored when its new screen did not come,
 //   undo(form, {afterChange, online}) -> true when it takes the undo (online(): the server's).
 let offline = null;
 export function useOfflinePath(path) { offline = path; }
@@ -136,25 +138,37 @@ function undoOnline(form) {
 }
 
 export function nextDeal(form) {
-  if (offline && offline.active() && offline.nextDeal(form)) return;
+  // The deal's client id is made here, once: whichever way the start reaches the server (this
+  // request, or the device's queue when the network goes meanwhile) it starts one deal.
+  const client = newClientDealId();
+  if (offline && offline.active() && offline.nextDeal(form, client)) return;
   if (S.sending) return;
   clearErrors();
   S.sending = true;
   setSync("saving", S.T.starting);
   const dealer = form.querySelector('input[name="dealer"]:checked');
-  post(S.screen.dataset.apiNext, dealer ? { dealer: parseInt(dealer.value, 10) } : {}).then((result) => {
+  const body = { client_id: client, ...(dealer ? { dealer: parseInt(dealer.value, 10) } : {}) };
+  // Started here without the network (its answer lost, or the new page not reachable): the
+  // device starts the same deal itself, else the page's own form does without the API.
+  const onDevice = () => {
     S.sending = false;
-    if (result.status === 201 && result.data.id) {
-      window.location.assign(dealUrl(result.data.id));
-      return;
+    if (offline && offline.nextDeal(form, client)) return;
+    form.submit();
+  };
+  post(S.screen.dataset.apiNext, body).then((result) => {
+    if ((result.status === 201 || result.status === 200) && result.data.id) {
+      // The new page is fetched (and so kept by the service worker) before it is opened: a
+      // network gone in between leaves the tablet the deal it knows, not an error page.
+      const address = dealUrl(result.data.id);
+      return fetch(address, { credentials: "same-origin" }).then((page) => {
+        if (!page.ok) throw new Error("HTTP " + page.status);
+        S.sending = false;
+        window.location.assign(address);
+      }).catch(onDevice);
     }
+    S.sending = false;
     setSync("error", "");
     showError("form-next", (result.data && result.data.error) || ("HTTP " + result.status));
-  }).catch(() => {
-    S.sending = false;
-    // The network failed: the device starts the deal itself when it can, else the page's
-    // own form does the same without the API.
-    if (offline && offline.nextDeal(form)) return;
-    form.submit();
-  });
+    return undefined;
+  }).catch(onDevice);
 }
