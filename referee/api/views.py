@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 
 from referee import deal_starts, presence, selectors, services
 from referee.errors import NotFound, Refusal
-from referee.models import Club, Deal, Member, Role, Session
+from referee.models import Club, Deal, Member, Role, Session, SessionStatus
 from referee.permissions import club_role, require_role
 
 from . import serializers as s
@@ -256,7 +256,8 @@ class DealDetailView(APIView):
         # A tablet in a conflict offers only the choices that can succeed: its referee tries its
         # entries on this snapshot, and an undo is refused once a later deal exists.
         later = Deal.objects.filter(session_id=deal.session_id, number__gt=deal.number).exists()
-        return Response({**selectors.deal_view(deal), "snapshot": deal.state, "later_deals": later})
+        return Response({**selectors.deal_view(deal), "snapshot": deal.state, "later_deals": later,
+                         "session_open": deal.session.status == SessionStatus.OPEN})
 
     @extend_schema(responses={204: None, **ERRORS}, tags=["deals"])
     def delete(self, request: Request, pk: int) -> Response:

@@ -143,13 +143,14 @@ export function createSync({
       started; for a verdict, undoing the stored entry likewise. */
   async function choices(kind, server, mine) {
     const deal = server.deal || null;
-    const later = Boolean(deal && deal.later_deals);
+    // A closed session, or a later deal started, takes no change to this deal.
+    const later = Boolean(deal && (deal.later_deals || deal.session_open === false));
     if (kind === "refused") return [KEEP_SERVER];
     // A verdict: the server holds my first record already; the rest would go on top of it.
     const entries = mine.filter((r) => r.kind === "entry").slice(kind === "verdict" ? 1 : 0);
     const found = [KEEP_SERVER];
     let onTop = false;
-    try { onTop = Boolean(deal) && entries.length > 0 && (await canPutOnTop(deal, entries)); } catch (error) { onTop = false; }
+    try { onTop = Boolean(deal) && deal.session_open !== false && entries.length > 0 && (await canPutOnTop(deal, entries)); } catch (error) { onTop = false; }
     if (onTop) found.push(MINE_ON_TOP);
     if (kind === "verdict") { if (deal && !later) found.push(DISCARD_MINE); }
     else if (deal && !later && entries.length > 0) found.push(USE_MINE);
