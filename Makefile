@@ -47,6 +47,10 @@ lint: setup
 	$(BIN)/mypy --strict referee/rules
 	$(BIN)/mypy referee scoring config
 
+# The tests run in parallel, one worker per core (pytest-xdist; each worker has its own test
+# database, browser and live server); PYTEST_ARGS="-n 0" runs them in one process.
+PYTEST_ARGS ?= -n auto --dist worksteal
+
 test: lint
 	$(BIN)/pytest $(PYTEST_ARGS)
 

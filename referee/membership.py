@@ -1,4 +1,5 @@
-"""The club admin's writes on members: rename, change a role, deactivate and reactivate.
+"""The club admin's writes: the club's settings, and on members: rename, change a role,
+deactivate and reactivate. The pages and the API both write through these.
 
 (Adding a member is ``services.member_add``; linking a sign-in is ``referee.invitations``.)
 A deactivated member keeps every seat and result they ever had; they are only no longer
@@ -13,7 +14,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from .errors import Refusal
-from .models import Member, Role
+from .models import Club, Member, Role
 from .permissions import require_role
 
 
@@ -63,3 +64,41 @@ def member_set_active(*, member: Member, user: Any, active: bool) -> Member:
         member.active = active
         member.save(update_fields=["active"])
     return member
+
+
+def member_change(*, member: Member, user: Any, role: str | None = None, active: bool | None = None) -> Member:
+    """Set a member's role and whether they are active, as one change (the API's PATCH); refused,
+    changing nothing, when no active admin would be left (whoever is demoted, the admin asking
+    included)."""
+    require_role(user, member.club, Role.ADMIN)
+    new_role = member.role if role is None else role
+    new_active = member.active if active is None else active
+    if new_role not in Role.values:
+        raise Refusal(_("Choose one of the roles."), code="role_unknown", field="role")
+    with transaction.atomic():
+        _lock_admins(member)
+        member.refresh_from_db(fields=["role", "active"])
+        if not _keeps_an_admin(member, role=new_role, active=new_active):
+            raise Refusal(_("A club needs at least one admin; make someone else admin first."), code="last_admin",
+                          field="role" if new_role != member.role else "active")
+        member.role, member.active = new_role, new_active
+        member.save(update_fields=["role", "active"])
+    return member
+
+
+def club_update(*, club: Club, user: Any, name: str | None = None, public_leaderboard: bool | None = None) -> Club:
+    """Rename the club or open its leaderboard to everyone (the club's admins only)."""
+    require_role(user, club, Role.ADMIN)
+    fields = []
+    if name is not None:
+        name = name.strip()
+        if not name:
+            raise Refusal(_("A club needs a name."), code="name_missing", field="name")
+        club.name = name
+        fields.append("name")
+    if public_leaderboard is not None:
+        club.public_leaderboard = public_leaderboard
+        fields.append("public_leaderboard")
+    if fields:
+        club.save(update_fields=fields)
+    return club

@@ -11,6 +11,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -18,8 +19,21 @@ from django.utils.translation import gettext_lazy as _
 
 from referee.rules import GAMES
 
-#: Every game the engine knows, by slug, with the name the club uses.
+#: Every game the engine knows, by slug, with the name the club uses (forms and the API offer
+#: these; ``referee.games.register`` adds a game's). Not frozen into the fields: a game added
+#: to the registry is played with no migration.
 GAME_CHOICES = [(slug, game.name_lt) for slug, game in GAMES.items()]
+
+
+def known_game(slug: str) -> None:
+    """A field's validator: the game is one of the registry's (``referee.rules.GAMES``)."""
+    if slug not in GAMES:
+        raise ValidationError(_("“%(slug)s” is not a game this referee knows."), params={"slug": slug})
+
+
+def game_name(slug: str) -> str:
+    """The name the club uses for a game (the registry's), or the slug of one it no longer has."""
+    return dict(GAME_CHOICES).get(slug, slug)
 
 
 class Club(models.Model):
@@ -82,7 +96,7 @@ class Session(models.Model):
 
     # No index of its own: (club, created_at) below leads with it (one index less to write).
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions", db_index=False)
-    game = models.CharField(max_length=10, choices=GAME_CHOICES)
+    game = models.CharField(max_length=10, validators=[known_game])
     #: House-rule options passed to every deal (``notation`` included; defaults filled in).
     options = models.JSONField(default=dict, blank=True)
     #: Money per point (Velnias, Rūkas, Elgeta, Cheat) or per chip (Michigan).
@@ -102,6 +116,9 @@ class Session(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} #{self.pk}"
+
+    def get_game_display(self) -> str:
+        return game_name(self.game)
 
     @property
     def notation(self) -> str:

@@ -13,7 +13,7 @@ from decimal import Decimal
 from django.db import models
 from django.db.models import Q
 
-from referee.models import GAME_CHOICES, Club, Deal, Member, Session
+from referee.models import Club, Deal, Member, Session, known_game
 
 
 class DealResult(models.Model):
@@ -25,7 +25,7 @@ class DealResult(models.Model):
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="results")
     #: Copied from the session so the club's history can be summed without joins.
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="results", db_index=False)
-    game = models.CharField(max_length=10, choices=GAME_CHOICES)
+    game = models.CharField(max_length=10, validators=[known_game])
     member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="results", db_index=False)
     seat = models.PositiveSmallIntegerField()
     #: In the game's unit: deals won (Elgeta), points, chips (Michigan), losses as -1 (Cheat).
@@ -106,7 +106,7 @@ class MemberAggregate(models.Model):
     # No index of its own: each period's unique (club, game, ...) leads with it.
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
-    game = models.CharField(max_length=10, choices=GAME_CHOICES)
+    game = models.CharField(max_length=10, validators=[known_game])
     deals = models.IntegerField(default=0)
     wins = models.IntegerField(default=0)
     points = models.BigIntegerField(default=0)

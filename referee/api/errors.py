@@ -17,33 +17,14 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from referee.errors import CODES as ERROR_CODES
 from referee.errors import Refusal
 
 from .exceptions import BodyTooLarge
 
-#: Every code an error body may carry, with when (the schema lists them for clients).
-CODES: dict[str, str] = {
-    "invalid": "400: a field or the body breaks the operation's rules; `fields` says which.",
-    "malformed_json": "400: the body is not JSON.",
-    "refused": "400: the service refuses the request; nothing changed.",
-    "illegal_entry": "400: the referee refuses the entry; nothing was stored.",
-    "closed": "400: the session is closed; reopen it first.",
-    "running_deal": "400: a deal of the session is still running; finish it first.",
-    "not_authenticated": "401: no token or session, or a wrong one.",
-    "forbidden": "403: the user's role in the club does not allow this.",
-    "not_found": "404: no such object, or not one of the user's clubs.",
-    "method_not_allowed": "405: the address does not take this method.",
-    "not_acceptable": "406: no answer in the media type the Accept header asks for.",
-    "conflict": "409: another device changed the deal first, or the summary is not ready.",
-    "stale_seq": "409: expected_seq is not the deal's seq; the body gives the current `seq`.",
-    "duplicate_key_conflict": "409: the idempotency_key was used for a different entry (or the client_id for "
-    "a deal with another dealer).",
-    "stale_deal_number": "409: expected_number is not the next deal's number; the body gives that `number`.",
-    "too_large": "413: the request body is over the size limit.",
-    "unsupported_media_type": "415: the body's Content-Type is not one the operation reads.",
-    "throttled": "429: too many requests; try again later (see Retry-After).",
-    "server_error": "500: something broke on our side; nothing was stored.",
-}
+#: Every code an error body may carry (referee.errors.CODES: the one list the schema, the API
+#: and the pages use).
+CODES = ERROR_CODES
 
 #: DRF's own exceptions, by class, and the code each answers with.
 _DRF_CODES: list[tuple[type[exceptions.APIException], str]] = [

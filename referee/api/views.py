@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from referee import deal_starts, presence, selectors, services
+from referee import deal_starts, membership, presence, selectors, services
 from referee.errors import NotFound, Refusal
 from referee.models import Club, Deal, Member, Role, Session, SessionStatus
 from referee.permissions import club_role, require_role
@@ -99,9 +99,7 @@ class ClubDetailView(APIView):
         require_role(request.user, club, Role.ADMIN)
         data = s.ClubUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        for field, value in data.validated_data.items():
-            setattr(club, field, value)
-        club.save()
+        club = membership.club_update(club=club, user=request.user, **data.validated_data)
         return Response(s.ClubSerializer(club, context={"roles": _roles(request.user)}).data)
 
 
@@ -139,16 +137,7 @@ class MemberDetailView(APIView):
         member = get_object_or_404(Member, club=club, pk=pk)
         data = s.MemberUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        # Demoting or deactivating oneself both leave the club without this admin.
-        stepping_down = (
-            data.validated_data.get("role", member.role) != Role.ADMIN or not data.validated_data.get("active", True)
-        )
-        last_admin = not club.members.filter(role=Role.ADMIN, active=True).exclude(pk=member.pk).exists()
-        if member.user_id == request.user.pk and member.role == Role.ADMIN and stepping_down and last_admin:
-            raise Refusal(_("A club needs at least one admin; make someone else admin first."))
-        for field, value in data.validated_data.items():
-            setattr(member, field, value)
-        member.save()
+        member = membership.member_change(member=member, user=request.user, **data.validated_data)
         return Response(s.MemberSerializer(member).data)
 
 

@@ -227,7 +227,8 @@ def test_the_last_admin_cannot_step_down(club_setup: dict[str, Any], client_for:
     )
     assert response.status_code == 400
     assert response.json() == {
-        "code": "refused", "error": "A club needs at least one admin; make someone else admin first."
+        "code": "last_admin", "error": "A club needs at least one admin; make someone else admin first.",
+        "field": next(iter(body)),
     }
     ona.refresh_from_db()
     assert (ona.role, ona.active) == (Role.ADMIN, True)

@@ -9,6 +9,7 @@ for these tests only (the server itself runs in its own thread).
 
 from __future__ import annotations
 
+import fcntl
 import os
 from pathlib import Path
 from typing import Any
@@ -80,9 +81,22 @@ def check_a11y(page: Any) -> None:
 # -- the tablet's referee and a deal to record offline (the offline tests share them) ------------
 
 @pytest.fixture
-def built_engine() -> dict[str, Any]:
+def built_engine(engine_once: dict[str, Any]) -> dict[str, Any]:
+    return engine_once
+
+
+@pytest.fixture(scope="session")
+def engine_once() -> dict[str, Any]:
+    """The tablet's referee, built once per test process; the parallel workers (pytest-xdist)
+    take turns by a lock on the output folder, so none reads a file another is writing."""
     need((offline_engine.PYODIDE / "pyodide.mjs").is_file(), "needs node_modules/pyodide: run `make setup` (npm ci)")
-    return offline_engine.build()
+    offline_engine.OUTPUT.mkdir(parents=True, exist_ok=True)
+    with open(offline_engine.OUTPUT / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            return offline_engine.build()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 #: A Rūkas deal of five players, Lithuanian notation, Asta dealing (the conflict and drafts tests).

@@ -1,8 +1,9 @@
 """The tablet's ES modules (static/js/offline/: the queue, the sync, ...; static/js/table/: the
 recording screen's drafts, conflict dialog and sync line) tested by Node's own
-test runner, so that `make test` and .ci/run run them beside the Python tests. IndexedDB
-comes from the npm package fake-indexeddb (package-lock.json pins it), fetch from a fake
-server in static/js/offline/fake-server.mjs."""
+test runner, so that `make test` and .ci/run run them beside the Python tests. The tests live
+in tests/js/ (never among the files the site serves); IndexedDB comes from the npm package
+fake-indexeddb (package-lock.json pins it), fetch from a fake server in
+tests/js/offline/fake-server.mjs."""
 
 from __future__ import annotations
 
@@ -16,9 +17,9 @@ import pytest
 from tests.conftest import need
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULES = ROOT / "static" / "js" / "offline"
-#: Each folder of modules with *.test.mjs files, run as its own node --test.
-FOLDERS = [MODULES, ROOT / "static" / "js" / "table"]
+TESTS = ROOT / "tests" / "js"
+#: Each folder of *.test.mjs files, run as its own node --test.
+FOLDERS = [TESTS / "offline", TESTS / "table"]
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda path: path.name)

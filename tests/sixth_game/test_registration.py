@@ -29,3 +29,33 @@ def test_pages_need_their_engine_and_come_once() -> None:
         games.register(PAGES)
     with pytest.raises(ValueError, match="a game 'rukas' is already registered"):
         rules.register(rules.GAMES["rukas"])
+
+
+@pytest.mark.django_db
+def test_a_registered_game_needs_no_migration() -> None:
+    """The game fields are checked against the registry, not frozen into migrations: with the
+    sixth game registered, the models still match the migrations exactly."""
+    from django.core.management import call_command
+
+    rules.register(ENGINE)
+    games.register(PAGES)
+    try:
+        call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+    finally:
+        games.unregister(SLUG)
+        rules.unregister(SLUG)
+
+
+def test_a_game_field_takes_only_a_game_of_the_registry() -> None:
+    from django.core.exceptions import ValidationError
+
+    from referee.models import known_game
+
+    known_game("rukas")
+    with pytest.raises(ValidationError, match="“highcard” is not a game this referee knows."):
+        known_game(SLUG)
+    rules.register(ENGINE)
+    try:
+        known_game(SLUG)
+    finally:
+        rules.unregister(SLUG)

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { createEngine, engineSupported } from "./engine.js";
+import { createEngine, engineSupported } from "../../../static/js/offline/engine.js";
 
 globalThis.location = { href: "http://table.test/deals/7/" };
 
@@ -249,7 +249,7 @@ test("a new engine that cannot load leaves the old one refereeing", async () => 
 });
 
 test("the snapshot's zero pages come back as zeros; a foreign or cut file is refused", async () => {
-  const { expandSnapshot } = await import("./engine-snapshot.js");
+  const { expandSnapshot } = await import("../../../static/js/offline/engine-snapshot.js");
   // "KSNAP1\0\0", size 12, two runs: 3 bytes at 2, 2 bytes at 9.
   const header = new Uint8Array([...new TextEncoder().encode("KSNAP1\0\0"), 12, 0, 0, 0, 2, 0, 0, 0]);
   const table = new Uint8Array(new Uint32Array([2, 3, 9, 2]).buffer);

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { IDBFactory } from "fake-indexeddb";
 
-import { openQueue, newClientDealId, isClientDealId, askToPersist } from "./queue.js";
+import { openQueue, newClientDealId, isClientDealId, askToPersist } from "../../../static/js/offline/queue.js";
 
 function clock(start = 1000) {
   let t = start;

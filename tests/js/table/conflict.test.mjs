@@ -7,9 +7,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { IDBFactory } from "fake-indexeddb";
 
-import { conflictSides, conflictText, describeEntry, ENGLISH, oneAtATime } from "./conflict.js";
-import { openQueue } from "../offline/queue.js";
-import { createSync } from "../offline/sync.js";
+import { conflictSides, conflictText, describeEntry, ENGLISH, oneAtATime } from "../../../static/js/table/conflict.js";
+import { openQueue } from "../../../static/js/offline/queue.js";
+import { createSync } from "../../../static/js/offline/sync.js";
 import { FakeServer, FakeClock, FakeNetwork } from "../offline/fake-server.mjs";
 
 const NAMES = ["Ona", "Jonas", "Rūta", "Petras"];

@@ -4,8 +4,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { IDBFactory } from "fake-indexeddb";
 
-import { openQueue, newClientDealId } from "./queue.js";
-import { createSync, sameVerdict, KEEP_SERVER, MINE_ON_TOP, USE_MINE, DISCARD_MINE } from "./sync.js";
+import { openQueue, newClientDealId } from "../../../static/js/offline/queue.js";
+import { createSync, sameVerdict, KEEP_SERVER, MINE_ON_TOP, USE_MINE, DISCARD_MINE } from "../../../static/js/offline/sync.js";
 import { FakeServer, FakeClock, FakeNetwork, FakeLocks } from "./fake-server.mjs";
 
 async function table({ indexedDB = new IDBFactory(), server = new FakeServer(), clock = new FakeClock(), ...options } = {}) {

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { statusText, renderStatus, counted, relativeTime, absoluteTime } from "./status.js";
+import { statusText, renderStatus, counted, relativeTime, absoluteTime } from "../../../static/js/table/status.js";
 import { FakeDocument } from "./fake-dom.mjs";
 
 // The times are read in UTC, so the test does not depend on the machine's zone.

@@ -6,8 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { S } from "../shared.js";
-import drawer, { cardText, rankText } from "./cheat.js";
+import { S } from "../../../../static/js/table/shared.js";
+import drawer, { cardText, rankText } from "../../../../static/js/table/games/cheat.js";
 
 globalThis.document = { documentElement: { lang: "en" } };
 S.screen = { dataset: { notation: "en" } };

@@ -7,10 +7,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { IDBFactory } from "fake-indexeddb";
 
-import { openQueue, newClientDealId } from "../offline/queue.js";
+import { openQueue, newClientDealId } from "../../../static/js/offline/queue.js";
 import {
   draftStore, storageStore, attachDrafts, restoreDraft, clearDraft, readForm, writeForm, RESTORED_EVENT,
-} from "./drafts.js";
+} from "../../../static/js/table/drafts.js";
 
 /** A form as drafts.js reads it: elements with name, type, value, checked, readOnly, dataset. */
 class FakeForm extends EventTarget {
