@@ -12,6 +12,8 @@ COPY pyproject.toml README.md ./
 COPY config config
 COPY referee referee
 COPY scoring scoring
+COPY web web
+COPY db db
 RUN pip install --no-cache-dir .
 COPY . .
 COPY --from=npm /app/node_modules node_modules

@@ -45,7 +45,7 @@ run: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict referee/rules
-	$(BIN)/mypy referee scoring config
+	$(BIN)/mypy db referee scoring web config
 
 # The tests run in parallel, one worker per core (pytest-xdist; each worker has its own test
 # database, browser and live server); PYTEST_ARGS="-n 0" runs them in one process.

@@ -182,7 +182,7 @@ def measure(client: Client, url: str, repeat: int, cold: bool = False, before: A
 def _ways() -> list[tuple[str, bool]]:
     """The poll's two ways, where this checkout has the cached one."""
     try:
-        import referee.poll_cache  # noqa: F401
+        import web.poll_cache  # noqa: F401
     except ImportError:
         return [("exact", False)]
     return [("exact", False), ("cached", True)]

@@ -47,8 +47,11 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    # The floors, each importing only from the ones above it in this list's order reversed:
+    # the referee (and its pure rules), scoring, and the web on top (pages, API, exports).
     "referee",
     "scoring",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -57,7 +60,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     # After the locale (its refusals speak the client's language), before anything reads input.
-    "config.middleware.RefuseUnreadableInput",
+    "web.middleware.RefuseUnreadableInput",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -134,15 +137,15 @@ CACHES = {
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "referee.api.authentication.TokenAuthentication",  # REST framework's, one literal statement on PostgreSQL
+        "web.api.authentication.TokenAuthentication",  # REST framework's, one literal statement on PostgreSQL
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "referee.api.errors.exception_handler",
-    # JSON within the size limit, nesting, NUL and infinities checked (referee/api/parsers.py).
+    "EXCEPTION_HANDLER": "web.api.errors.exception_handler",
+    # JSON within the size limit, nesting, NUL and infinities checked (web/api/parsers.py).
     "DEFAULT_PARSER_CLASSES": [
-        "referee.api.parsers.SafeJSONParser",
+        "web.api.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -167,10 +170,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # The API documents JSON bodies only (forms are still read, for the browsable API's sake).
-    "PARSER_WHITELIST": ["referee.api.parsers.SafeJSONParser"],
+    "PARSER_WHITELIST": ["web.api.parsers.SafeJSONParser"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "referee.api.schema.document_errors",
+        "web.api.schema.document_errors",
     ],
     # Sessions and deals both have a "status"; name their enums instead of a hash suffix.
     "ENUM_NAME_OVERRIDES": {

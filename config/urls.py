@@ -6,15 +6,15 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/", include("referee.api.urls")),
-    path("api/", include("scoring.api_urls")),
+    path("api/", include("web.api.urls")),
+    path("api/", include("web.api.scoring_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("", include("scoring.summary_views")),
-    path("", include("scoring.urls")),
-    path("", include("referee.urls")),
+    path("", include("web.pages.summary")),
+    path("", include("web.urls_scoring")),
+    path("", include("web.urls")),
 ]
 
 # The API answers unknown addresses, unreadable requests and crashes in its one error format.
-handler400 = "referee.api.errors.bad_request"
-handler404 = "referee.api.errors.not_found"
-handler500 = "referee.api.errors.server_error"
+handler400 = "web.api.errors.bad_request"
+handler404 = "web.api.errors.not_found"
+handler500 = "web.api.errors.server_error"

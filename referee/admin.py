@@ -1,9 +1,6 @@
 from django.contrib import admin
 
-from .login import rate_limit_admin_login
 from .models import Club, Deal, DealChange, Entry, Member, Seat, Session
-
-rate_limit_admin_login(admin.site)
 
 
 class MemberInline(admin.TabularInline):

@@ -22,9 +22,10 @@ from django.db import connection, transaction
 from django.db.models.signals import post_save, pre_save
 from django.utils.translation import gettext as _
 
+from db import prepared
 from referee.rules import GAMES, IllegalEntry
 
-from . import entry_store, prepared, selectors
+from . import entry_store, selectors
 from .errors import Conflict, NotFound, Refusal
 from .models import Deal, DealStatus, Role, Session, SessionStatus
 from .permissions import check_role, require_role, signed_in_id
@@ -173,7 +174,7 @@ def _read_orm(session: Session, client_id: str | None) -> _Table:
 
 _SESSION_COLUMNS = entry_store.columns(Session, "s")
 
-# Two statements, prepared (``referee.prepared``): the lock first, and then the read, which
+# Two statements, prepared (``db.prepared``): the lock first, and then the read, which
 # takes its own snapshot after any wait for the lock, so it sees a deal that another start (or a
 # finishing entry) committed meanwhile. The role subquery reads no row that this lock waits
 # for. (They were one round trip with client-side binding; a prepared statement is one

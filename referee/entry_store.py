@@ -16,7 +16,7 @@ In process (cProfile, a 200-entry deal) the ORM path spent 23-27 ms per entry ag
 9-11 ms, mostly compiling the locking join with its role subquery, the key check, the insert
 and the update (five round trips with the answer's names, instead of two).
 
-Both statements run prepared (``referee.prepared``): planned once per connection, which took
+Both statements run prepared (``db.prepared``): planned once per connection, which took
 the database's CPU per request of a Velnias table from 2.46 ms to 1.39 ms (bench_tables.py,
 2 December 2026). tests/referee/test_entry_store.py holds the statements' tables and columns to the models;
 the entry-service tests run on both paths on PostgreSQL (tests/referee/conftest.py).
@@ -35,7 +35,9 @@ from django.db.models import signals as model_signals
 from django.db.models.base import ModelState
 from django.utils.translation import gettext as _
 
-from . import prepared, signals
+from db import prepared
+
+from . import signals
 from .errors import NotFound
 from .models import Deal, Entry, Member, Session
 from .permissions import signed_in_id

@@ -7,7 +7,7 @@ a 500-entry Mičiganas deal (its whole chip ledger) takes about 2 ms to read and
 entry that makes a version already holds its view, so it keeps it here once its transaction
 has committed (never before: a rolled-back entry's version number can come back with other
 content); a version no entry made (an undo, a correction, an evicted key) is read from the
-snapshot by the first screen that asks (``referee.pages.deal_screen.engine_view``).
+snapshot by the first screen that asks (``web.pages.deal_screen.engine_view``).
 
 A version (``selectors.deal_version``) never repeats for a deal: the deal's ``revision``
 counts every write of its snapshot. The creation time keeps keys apart should a database

@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
 
+from db import prepared
 from referee.rules import GAMES
 from referee.rules.seat_names import with_names
 
-from . import entry_store, prepared
+from . import entry_store
 from .models import Club, Deal, DealChange, DealStatus, Entry, Member, Role, Seat, Session
 from .permissions import club_role
 from .safe_input import is_row_id
@@ -230,7 +231,7 @@ def _deal_for_page_orm(user: Any, pk: int) -> tuple[Deal, str | None] | None:
     return deal, deal.member_role
 
 
-# The ORM's two queries, written out and prepared (``referee.prepared``): the whole read (deal,
+# The ORM's two queries, written out and prepared (``db.prepared``): the whole read (deal,
 # session, club, seats and members built) took 3.8-4.9 ms through the ORM and 0.53-0.77 ms with
 # these (300 reads each, alternated, PostgreSQL, load 0.7, 2 December 2026), on every game's
 # screen and its every refresh. tests/test_screen_reads.py holds both paths to the same answers.
@@ -342,54 +343,6 @@ def _may_see(user: Any, club: Club) -> bool:
     return club_role(user, club) is not None
 
 
-@dataclass(frozen=True)
-class ScreenFigures:
-    """What the recording screen reads about a deal besides its snapshot, in one statement."""
-
-    #: ``deal_version``'s token.
-    version: str
-    #: The session has a deal after this one (a finished deal can no longer be undone).
-    later_deal: bool
-    #: Each seat's total over the session's finished deals (``running_totals``).
-    totals: list[int]
-
-
-#: Whether a later deal exists (``has_later_deal``) and the seats' totals (``running_totals``)
-#: in one statement: the recording screen asked two queries for them. Rows: (-1, later deals),
-#: then (seat, total) per seat with a result. tests/test_screen_reads.py holds it to the models.
-SCREEN_SQL = (
-    "SELECT -1, COUNT(*) FROM referee_deal d WHERE d.session_id = %s AND d.number > %s"
-    " UNION ALL SELECT r.seat, SUM(r.points) FROM scoring_dealresult r WHERE r.session_id = %s GROUP BY r.seat"
-)
-
-
-def screen_figures(deal: Deal, players: int) -> ScreenFigures:
-    """``deal_version``, ``has_later_deal`` and ``running_totals`` of the deal, read at once."""
-    with connection.cursor() as cursor:
-        cursor.execute(SCREEN_SQL, [deal.session_id, deal.number, deal.session_id])
-        rows = cursor.fetchall()
-    later = 0
-    totals = [0] * players
-    for key, value in rows:
-        if key == -1:
-            later = value
-        elif 0 <= key < players:
-            totals[key] = int(value or 0)
-    return ScreenFigures(version=deal_version(deal), later_deal=later > 0, totals=totals)
-
-
-def running_totals(session: Session, players: int) -> list[int]:
-    """Each seat's total over the session's finished deals, in the game's unit (one query)."""
-    from scoring.models import DealResult
-
-    totals = [0] * players
-    rows = DealResult.objects.filter(session=session).values("seat").annotate(total=Sum("points"))
-    for row in rows:
-        if 0 <= row["seat"] < len(totals):
-            totals[row["seat"]] = row["total"] or 0
-    return totals
-
-
 def recent_entries(deal: Deal, limit: int = 8) -> list[Entry]:
     """The deal's last few active entries, newest first (an index range scan, however long the deal)."""
     if entry_store.uses_sql():
@@ -399,7 +352,7 @@ def recent_entries(deal: Deal, limit: int = 8) -> list[Entry]:
     return list(deal.entries.filter(active=True).order_by("-seq")[:limit])
 
 
-#: ``recent_entries`` written out and prepared (``referee.prepared``), read by every recording
+#: ``recent_entries`` written out and prepared (``db.prepared``), read by every recording
 #: screen: 1.7 ms through the ORM for six entries, most of it building the query.
 RECENT_ENTRIES_SQL = (
     f"SELECT {entry_store.columns(Entry, 'e')} FROM \"{Entry._meta.db_table}\" e"  # noqa: S608 - names from the model

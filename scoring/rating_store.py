@@ -7,7 +7,7 @@ deals (twenty statements, each compiled afresh), and 1.2 ms more per deal. A Vel
 finishes a deal every second request, so the worker spent 1.5 ms per request of a 16-table
 Velnias night, a seventh of the server's CPU (``bench/bench_tables.py``, 2 December 2026).
 
-Here the same pass is three prepared statements per stream (``referee.prepared``): the
+Here the same pass is three prepared statements per stream (``db.prepared``): the
 stream's lock, one read of everything the run needs, and one write of everything it changes.
 The arithmetic stays in ``scoring.ratings``; this module only reads and writes rows, and
 reports (``Run.plain``) whether the run is the everyday one. Anything else (a reopened deal, a
@@ -25,7 +25,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from referee import prepared
+from db import prepared
 from referee.entry_store import columns, from_row, uses_sql
 
 from .models import OVERALL, DealResult, Rating, RatingEvent, RatingStream, RatingUpdate

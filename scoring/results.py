@@ -43,7 +43,7 @@ from django.db import connection
 from django.db.models import Field, Model
 from django.utils import timezone
 
-from referee import prepared
+from db import prepared
 from referee.models import Deal, DealStatus, Seat, Session
 from referee.rules import GAMES
 
@@ -165,7 +165,7 @@ def _with(clauses: list[str], upserts: list[str]) -> str:
 def _bump_sql() -> str:
     """The three upserts as one PostgreSQL statement whose text does not depend on the number of
     players (the rows come as one array per column, in member order), so it is prepared once per
-    connection (``referee.prepared``)."""
+    connection (``db.prepared``)."""
     model = AGGREGATES[0][0]
     arrays = ", ".join([f"%(members)s::{_column_type(model, 'member')}[]",
                         *(f"%({name})s::{_column_type(model, name)}[]" for name in SUMS)])

@@ -26,12 +26,12 @@ from django.core.management import call_command
 from django.test import TestCase
 
 from referee import services
-from referee.club_export import import_club
 from referee.errors import Refusal
 from tests.club_figures import figures
 from tests.conftest import is_postgres
 from tests.live_server import ROOT, Database, production_env, run_python
 from tests.rules import playout_cheat, playout_michigan, playout_rukas
+from web.club_export import import_club
 
 pytestmark = pytest.mark.django_db
 

@@ -4,6 +4,8 @@
   (``referee/games``), no string literal in ``referee``, ``scoring`` or ``config`` names a game
   (demo data and migrations aside);
 * no import cycle between the project's modules, counting imports inside functions;
+* floors that read downwards: the pure rules < the referee < scoring < the web < config, no
+  module importing from a floor above its own (lazy imports included);
 * no module of the Django apps over 500 lines (the engine's game modules, one game each with
   its rules in the docstring, are the exception the issue allows).
 """
@@ -22,7 +24,10 @@ import pytest
 from referee.rules import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("referee", "scoring", "config")
+PACKAGES = ("db", "referee", "scoring", "web", "config")
+#: The floors, lowest first: a module may import from its own floor and the ones below. (The
+#: pure rules import nothing but the standard library: tests/test_engine_is_pure.py.)
+FLOORS = ("db", "referee.rules", "referee", "scoring", "web", "config")
 #: Only the built-in five: a test may register a sixth (tests/sixth_game) while this runs.
 SLUGS = frozenset({"elgeta", "velnias", "rukas", "michigan", "cheat"})
 
@@ -125,12 +130,37 @@ def test_no_import_cycle_counting_imports_inside_functions() -> None:
     assert find_cycle(graph) is None
 
 
+def floor(module: str) -> int:
+    """The floor of a project module: the most specific of FLOORS it lies in."""
+    found = [i for i, name in enumerate(FLOORS) if module == name or module.startswith(name + ".")]
+    return max(found, key=lambda i: len(FLOORS[i]))
+
+
+def upward_imports() -> list[str]:
+    paths = list(python_files())
+    known = {module_name(path) for path in paths}
+    return sorted(
+        f"{module_name(path)} ({FLOORS[floor(module_name(path))]}) imports {target} ({FLOORS[floor(target)]})"
+        for path in paths for target in imported_modules(path, known)
+        if floor(target) > floor(module_name(path))
+    )
+
+
+def test_every_floor_imports_only_from_its_own_and_the_ones_below() -> None:
+    assert upward_imports() == []
+
+
+def test_each_module_lies_on_its_floor() -> None:
+    assert floor("db.prepared") == 0 and floor("referee.rules.rukas") == 1 and floor("referee.services") == 2
+    assert floor("scoring.ratings") == 3 and floor("web.pages.session") == 4 and floor("config.settings") == 5
+
+
 def test_the_cycle_finder_finds_a_lazy_cycle() -> None:
     assert find_cycle({"a": {"b"}, "b": {"a"}}) == ["a", "b", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
 
 
-@pytest.mark.parametrize("package", ["referee", "scoring", "config"])
+@pytest.mark.parametrize("package", ["db", "referee", "scoring", "web", "config"])
 def test_no_module_of_the_django_apps_over_500_lines(package: str) -> None:
     long = [
         f"{path.relative_to(ROOT)}: {count} lines"

@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from referee import selectors, services
 from referee.models import Deal, DealStatus
 from referee.permissions import club_role
+from scoring import page_selectors
 from scoring.models import DealResult
 from tests.scoring.helpers import play, start, undo, velnias_end
 
@@ -22,15 +23,15 @@ pytestmark = pytest.mark.django_db
 
 def test_the_screen_statement_names_the_models_tables() -> None:
     for table in (Deal._meta.db_table, DealResult._meta.db_table):
-        assert f"FROM {table} " in selectors.SCREEN_SQL
+        assert f"FROM {table} " in page_selectors.SCREEN_SQL
     for column in ("session_id", "number", "seat", "points"):
-        assert column in selectors.SCREEN_SQL
+        assert column in page_selectors.SCREEN_SQL
 
 
 def figures_the_slow_way(deal: Deal, players: int) -> tuple[str, bool, list[int]]:
     deal = Deal.objects.select_related("session").get(pk=deal.pk)
     return (selectors.deal_version(deal), selectors.has_later_deal(deal),
-            selectors.running_totals(deal.session, players))
+            page_selectors.running_totals(deal.session, players))
 
 
 def test_the_screen_figures_are_what_the_three_reads_give(club_setup: dict[str, Any]) -> None:
@@ -42,13 +43,13 @@ def test_the_screen_figures_are_what_the_three_reads_give(club_setup: dict[str, 
     assert running.status == DealStatus.RUNNING
     for deal in (first, running):
         deal = Deal.objects.select_related("session").get(pk=deal.pk)
-        got = selectors.screen_figures(deal, 3)
+        got = page_selectors.screen_figures(deal, 3)
         assert (got.version, got.later_deal, got.totals) == figures_the_slow_way(deal, 3)
-    assert selectors.screen_figures(Deal.objects.get(pk=first.pk), 3).later_deal is True
-    assert selectors.screen_figures(Deal.objects.get(pk=first.pk), 3).totals == [6, -4, -2]
+    assert page_selectors.screen_figures(Deal.objects.get(pk=first.pk), 3).later_deal is True
+    assert page_selectors.screen_figures(Deal.objects.get(pk=first.pk), 3).totals == [6, -4, -2]
     fresh = services.deal_start(session=start(club_setup, "velnias", ["admin", "scorer", "member"]),
                                 user=club_setup["users"]["scorer"])
-    assert selectors.screen_figures(fresh, 3) == selectors.ScreenFigures("0.0.running.open", False, [0, 0, 0])
+    assert page_selectors.screen_figures(fresh, 3) == page_selectors.ScreenFigures("0.0.running.open", False, [0, 0, 0])
 
 
 @pytest.mark.parametrize("who", ["admin", "scorer", "member", "outsider", "inactive", "superuser"])
@@ -109,8 +110,8 @@ def test_the_statements_and_the_orm_read_the_same_page(club_setup: dict[str, Any
 def test_the_snapshot_read_as_text_is_the_snapshot(club_setup: dict[str, Any]) -> None:
     """``snapshot_as_text``: the page reads the snapshot as the database's JSON text, loads no
     ``state`` (it is deferred: reading it asks again) and decodes the same snapshot on demand."""
-    from referee.pages.deal_screen import snapshot_of, snapshot_script
     from tests.conftest import is_postgres
+    from web.pages.deal_screen import snapshot_of, snapshot_script
 
     session = start(club_setup, "velnias", ["admin", "scorer", "member"])
     deal = services.deal_start(session=session, user=club_setup["users"]["scorer"])
@@ -156,7 +157,7 @@ def test_the_snapshot_text_cannot_end_its_script_element() -> None:
     """The database's text is embedded as json_script would embed it: <, > and & escaped."""
     from types import SimpleNamespace
 
-    from referee.pages.deal_screen import snapshot_script
+    from web.pages.deal_screen import snapshot_script
 
     text = '{"note": "</script><script>alert(1)</script> & more"}'
     html = str(snapshot_script(SimpleNamespace(snapshot_text=text)))  # type: ignore[arg-type]

@@ -1,7 +1,7 @@
 /* The table's service worker (issue 13): the app installs on a tablet and a reload, or a
    browser restarted without the network, brings the scorer back to the recording screen.
 
-   Served at /sw.js (scope "/") by referee/pages/app_shell.py, which puts one line before this
+   Served at /sw.js (scope "/") by web/pages/app_shell.py, which puts one line before this
    file: `const SHELL = {version, files, offline, pyodide};` — the version is a hash of the
    static files, so any change to them changes this script's bytes and the browser installs
    the new worker, which fetches the new shell and deletes the old cache.

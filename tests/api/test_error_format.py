@@ -39,8 +39,8 @@ def _crash(request: Any) -> Any:
 
 
 urlpatterns = [path("api/crash/", _crash), path("crash/", _crash), *project_urls]
-handler404 = "referee.api.errors.not_found"
-handler500 = "referee.api.errors.server_error"
+handler404 = "web.api.errors.not_found"
+handler500 = "web.api.errors.server_error"
 
 
 @pytest.mark.urls(__name__)

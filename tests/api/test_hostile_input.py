@@ -230,7 +230,7 @@ def test_a_body_without_a_length_is_cut_at_the_limit_too() -> None:
 
     from rest_framework.exceptions import APIException
 
-    from referee.api.parsers import SafeJSONParser
+    from web.api.parsers import SafeJSONParser
 
     with pytest.raises(APIException) as refused:
         SafeJSONParser().parse(io.BytesIO(b"[" + b"1," * 100 + b"1]"), "application/json", {})
@@ -268,7 +268,7 @@ def test_the_refusals_of_the_service_carry_a_code(world: dict[str, Any], client_
 
 
 def test_the_schema_lists_the_codes(client_for: Any) -> None:
-    from referee.api.errors import CODES
+    from web.api.errors import CODES
 
     schema = client_for().get("/api/schema/?format=json").json()
     error = schema["components"]["schemas"]["Error"]

@@ -1,4 +1,4 @@
-"""The API's token authentication (referee/api/authentication.py): on PostgreSQL one literal
+"""The API's token authentication (web/api/authentication.py): on PostgreSQL one literal
 statement, elsewhere REST framework's own; the same answers and refusals on both paths, and a
 deleted token or a deactivated user is refused at the very next request (nothing is cached)."""
 
@@ -12,7 +12,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from referee import entry_store
-from referee.api import authentication
+from web.api import authentication
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from django.test import Client
 
 from referee import services
 from referee.models import Deal
-from referee.pages import app_shell
+from web.pages import app_shell
 
 from .conftest import TABLET, check_a11y, shoot
 

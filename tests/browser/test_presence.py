@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 
-from referee import presence, services
+from referee import services
 from tests.conftest import TABLET, sign_in
+from web import presence
 
 from .conftest import PHONE, check_a11y, shoot
 

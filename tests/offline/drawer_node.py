@@ -14,9 +14,9 @@ from typing import Any
 from django.utils import translation
 
 from referee.games import PAGES
-from referee.pages.table_offline_text import table_offline_text
 from referee.rules import GAMES
 from tests.conftest import need
+from web.pages.table_offline_text import table_offline_text
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["Ona", "Jonas", "Rūta", "Petras", "Eglė", "Tomas", "Aldona", "Vytas"]

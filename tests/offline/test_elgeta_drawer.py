@@ -17,13 +17,13 @@ from django.utils import translation
 from bench.elgeta_play import shuffled_piles, tricks
 from referee.games import PAGES
 from referee.games.elgeta import _forecast, trick_rows
-from referee.pages.table_offline_text import table_offline_text
 from referee.rules import GAMES, IllegalEntry
 from referee.rules.cards import RANK_TEXT_LT, SUIT_NAMES_LT, SUIT_SYMBOLS, card_from_text
 from tests.offline import drawer_node
 from tests.offline.drawer_node import NAMES as ALL_NAMES
 from tests.offline.drawer_node import plain
 from tests.rules.test_fuzz_all_games import random_legal_deal
+from web.pages.table_offline_text import table_offline_text
 
 NAMES = ALL_NAMES[:4]
 GAME, PAGES_ELGETA = GAMES["elgeta"], PAGES["elgeta"]

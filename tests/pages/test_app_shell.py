@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from referee.pages import app_shell
+from web.pages import app_shell
 
 pytestmark = pytest.mark.django_db
 

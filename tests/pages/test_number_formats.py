@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from referee.templatetags import table
+from web.templatetags import table
 
 from .conftest import record
 

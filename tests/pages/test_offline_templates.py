@@ -1,4 +1,4 @@
-"""The recording screen's offline <template>s (referee/pages/offline_templates.py): rendered from
+"""The recording screen's offline <template>s (web/pages/offline_templates.py): rendered from
 the deal as it started, kept per deal, never stale, and personal where the page is."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.utils import translation
 
 from referee import services
 from referee.models import Member
-from referee.pages.deal_screen import deal_context
+from web.pages.deal_screen import deal_context
 
 PLAYERS = {
     "elgeta": ["admin", "scorer"], "cheat": ["admin", "scorer", "member"],

@@ -14,8 +14,9 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from referee import poll_cache, presence, services
+from referee import services
 from referee.models import Member, Role
+from web import poll_cache, presence
 
 from .conftest import record
 

@@ -12,7 +12,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from referee import presence
+from web import presence
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ import pytest
 from django.http import QueryDict
 
 from referee.models import Deal, Entry
-from referee.pages.entry_form import payload_from_form
 from scoring.models import DealResult
+from web.pages.entry_form import payload_from_form
 
 from .conftest import record
 

@@ -13,8 +13,8 @@ from django.db import transaction
 
 from referee import screen_views, selectors, services
 from referee.models import Deal
-from referee.pages.deal_screen import engine_view
 from referee.rules import GAMES
+from web.pages.deal_screen import engine_view
 
 from .conftest import record
 

@@ -1,4 +1,4 @@
-"""The session start form (referee.pages.start_form): players in seat order, the chosen game's
+"""The session start form (web.pages.start_form): players in seat order, the chosen game's
 house rules only, and every refusal beside its field with nothing created."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django.http import QueryDict
 from django.utils import translation
 
 from referee.models import Session
-from referee.pages.start_form import SessionStartForm
+from web.pages.start_form import SessionStartForm
 
 pytestmark = pytest.mark.django_db
 

@@ -32,7 +32,7 @@ export const CHOICES = [KEEP_SERVER, MINE_ON_TOP, USE_MINE, DISCARD_MINE];
 /** The choices that change what the server holds ask once more. */
 const ASKED_TWICE = [USE_MINE, DISCARD_MINE];
 
-/** The English sentences (keys as referee/pages/offline_text.py), for a page without them. */
+/** The English sentences (keys as web/pages/offline_text.py), for a page without them. */
 export const ENGLISH = {
   language: "en",
   conflict_title: "Two versions of this deal",

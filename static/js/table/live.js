@@ -69,7 +69,7 @@ export function poll() {
     }).catch(() => { /* offline: try again later */ });
 }
 
-/** A version is the deal's own, then "~" and a mark of the other devices present (referee/presence.py). */
+/** A version is the deal's own, then "~" and a mark of the other devices present (web/presence.py). */
 function dealPart(version) { return String(version).split("~")[0]; }
 
 function swapPresence(html, version) {

@@ -1,6 +1,6 @@
 /* What every game's offline drawer (static/js/table/games/<game>.js) draws with: the offline
    sentences in the reader's language (the i18n JSON's offline_table: the server screen's msgids,
-   the shared ones from referee/pages/table_offline_text.py and the game's own from its
+   the shared ones from web/pages/table_offline_text.py and the game's own from its
    referee/games/<game>.py), the players' names, the card notation, and a small element maker.
    One job: the words and the nodes the drawers share. */
 

@@ -6,7 +6,7 @@
 
    "3 entries waiting · last synced 18:02 (2 minutes ago)", "All saved",
    "Offline: 3 entries kept on this device". The sentences come from the page's i18n JSON
-   (referee/pages/offline_text.py, translated in the .po); a counted one is given per plural
+   (web/pages/offline_text.py, translated in the .po); a counted one is given per plural
    category and picked with Intl.PluralRules, so Lithuanian says 1 įrašas, 2 įrašai, 10 įrašų.
    Times are the device's clock, absolute (18:02; with the date when not today) and relative
    (Intl.RelativeTimeFormat: "2 minutes ago", "prieš 2 minutes"). */

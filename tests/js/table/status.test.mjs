@@ -8,7 +8,7 @@ import { FakeDocument } from "./fake-dom.mjs";
 
 // The times are read in UTC, so the test does not depend on the machine's zone.
 const EN = { language: "en", timeZone: "UTC" };
-// What referee/pages/offline_text.py renders in Lithuanian (its .po translations): one
+// What web/pages/offline_text.py renders in Lithuanian (its .po translations): one
 // sentence per CLDR category the browser picks from.
 const LT = {
   language: "lt",

@@ -1,0 +1,77 @@
+"""The audit page of a session: every entry (undone and replaced ones too), every undo and
+correction, with who and when, so a dispute at the end of the evening is settled from the
+record. Readable by every member of the club (like the scores); nobody else learns it exists.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from referee import selectors
+from referee.games import PAGES
+from referee.models import ChangeKind, DealChange, Entry, Session
+from referee.permissions import club_role
+from referee.rules.seat_names import with_names
+
+
+def audit_context(session: Session) -> dict[str, Any]:
+    """Deals in order, each with its entries (oldest first) and its changes (two queries)."""
+    names = selectors.seat_names_of(session)
+    # How an entry reads is the game's own (seats by name, its own fields its own way).
+    describe = PAGES[session.game].audit_line
+    entries = list(
+        Entry.objects.filter(deal__session=session).select_related("author", "deal").order_by("deal__number", "id")
+    )
+    changes = list(
+        DealChange.objects.filter(deal__session=session)
+        .select_related("author", "deal", "replaced", "replacement").order_by("created_at", "id")
+    )
+    fate: dict[int, DealChange] = {change.replaced_id: change for change in changes}
+    deals: dict[int, dict[str, Any]] = {}
+    for entry in entries:
+        deal = deals.setdefault(entry.deal.number, {"number": entry.deal.number, "id": entry.deal_id,
+                                                    "entries": [], "changes": []})
+        change = fate.get(entry.pk)
+        if entry.active:
+            status = _("recorded")
+        elif change is not None and change.kind == ChangeKind.CORRECTION:
+            status = _("replaced by a correction")
+        elif change is not None and change.kind == ChangeKind.TABLET_VERSION:
+            status = _("replaced by a tablet's version, chosen by %(name)s") % {
+                "name": change.author.get_username() if change.author else "–"}
+        else:
+            status = _("undone")
+        result = entry.result if isinstance(entry.result, dict) else {}
+        deal["entries"].append({
+            "seq": entry.seq, "text": describe(entry.payload, names), "active": entry.active, "status": status,
+            "conclusion": with_names(result, names).get("text", ""),
+            "author": entry.author.get_username() if entry.author else "–", "at": entry.created_at,
+            "key": entry.idempotency_key or "",
+        })
+    for change in changes:
+        deal = deals.setdefault(change.deal.number, {"number": change.deal.number, "id": change.deal_id,
+                                                     "entries": [], "changes": []})
+        deal["changes"].append({
+            "kind": change.kind, "kind_label": change.get_kind_display(), "seq": change.replaced.seq,
+            "replaced": describe(change.replaced.payload, names),
+            "replacement": describe(change.replacement.payload, names) if change.replacement else "",
+            "author": change.author.get_username() if change.author else "–", "at": change.created_at,
+        })
+    return {
+        "session": session, "club": session.club, "names": names, "game_name": PAGES[session.game].name,
+        "deals": [deals[number] for number in sorted(deals)],
+        "entry_count": len(entries), "change_count": len(changes),
+    }
+
+
+@login_required
+def audit_page(request: HttpRequest, pk: int) -> HttpResponse:
+    session = selectors.session_for_page(request.user, pk)
+    if session is None or club_role(request.user, session.club) is None:
+        raise Http404(_("Not found."))
+    return render(request, "referee/audit.html", audit_context(session))

@@ -1,0 +1,141 @@
+"""Scoring's pages: the club's leaderboard (a wall screen too) and a member's history with
+head-to-head.
+
+Figures come from ``scoring.selectors`` (fixed query counts, JSON-safe dicts); these views
+only choose what to show and in which language. A public leaderboard is open to anyone;
+everything else is for the club's members, and a private club is a 404 to outsiders.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from referee import selectors as referee_selectors
+from referee.errors import Refusal
+from referee.models import GAME_CHOICES, Club
+from referee.permissions import club_role
+from referee.safe_input import read_date, read_int
+from scoring import page_selectors
+from scoring import selectors as scoring
+
+#: How many of a member's latest sessions their page lists.
+MEMBER_SESSIONS_SHOWN = 30
+#: The most deals a leaderboard may ask a ranked player to have played.
+MAX_MIN_DEALS = 1_000_000
+
+
+def _game_names() -> dict[str, str]:
+    # Read when asked: a game registered after start-up (a plug-in) is named too.
+    return dict(GAME_CHOICES)
+
+
+# -- the club's leaderboard ------------------------------------------------------------------------
+
+
+def leaderboard_context(request: HttpRequest, club: Club, role: str | None) -> dict[str, Any]:
+    game = request.GET.get("game") or None
+    period = request.GET.get("period") or "all"
+    start_text, end_text = request.GET.get("start", ""), request.GET.get("end", "")
+    wall = request.GET.get("wall") == "1"
+    error = None
+    # As the API bounds it; anything else shows the default.
+    min_deals = read_int(request.GET.get("min_deals", ""), high=MAX_MIN_DEALS)
+    if min_deals is None:
+        min_deals = scoring.DEFAULT_MIN_DEALS
+    start, end = read_date(start_text), read_date(end_text)
+    if period == "custom" and (start is None or end is None):
+        error = _("A custom period needs both start and end dates (YYYY-MM-DD).")
+    board = None
+    if error is None:
+        try:
+            board = scoring.leaderboard(
+                club, game=game, period=period, start=start, end=end, min_deals=min_deals,
+                include_money=role is not None,
+            )
+        except Refusal as refusal:
+            error = refusal.message
+    base = reverse("leaderboard", args=[club.slug])
+    period_names = {"all": _("All time"), "year": _("This year"), "month": _("This month")}
+
+    def link(**changes: Any) -> str:
+        params = {"game": game or "", "period": period, "start": start_text, "end": end_text,
+                  "wall": "1" if wall else "", "min_deals": request.GET.get("min_deals", "")}
+        params.update({k: ("" if v is None else str(v)) for k, v in changes.items()})
+        query = "&".join(f"{k}={v}" for k, v in params.items() if v)
+        return base + ("?" + query if query else "")
+
+    return {
+        "club": club, "role": role, "board": board, "error": error, "game": game, "period": period,
+        "start": start_text, "end": end_text, "wall": wall, "min_deals": min_deals,
+        "game_name": _game_names().get(game or "", _("All games")),
+        "game_tabs": [{"label": _("All games"), "href": link(game=None), "current": game is None}] + [
+            {"label": label, "href": link(game=slug), "current": game == slug} for slug, label in GAME_CHOICES
+        ],
+        "period_tabs": [
+            {"label": label, "href": link(period=name, start=None, end=None), "current": period == name}
+            for name, label in period_names.items()
+        ],
+        "period_name": period_names.get(period, f"{start_text} – {end_text}"),
+        "wall_href": link(wall="1" if not wall else None),
+        "show_money": role is not None,
+        "watch_url": link(),
+    }
+
+
+def leaderboard_page(request: HttpRequest, slug: str) -> HttpResponse:
+    club = referee_selectors.club_by_slug(slug)
+    role = club_role(request.user, club) if club is not None else None
+    if club is None or (role is None and not club.public_leaderboard):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        raise Http404(_("Not found."))
+    context = leaderboard_context(request, club, role)
+    # A watching page asks again with ``v`` (the version it shows) and swaps in the board alone.
+    template = "scoring/leaderboard_board.html" if request.GET.get("v") is not None else "scoring/leaderboard.html"
+    return render(request, template, context, status=400 if context["error"] else 200)
+
+
+# -- a member's history and head-to-head -----------------------------------------------------------
+
+
+def member_page(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    club = referee_selectors.club_by_slug(slug)
+    role = club_role(request.user, club) if club is not None else None
+    if club is None or role is None:
+        raise Http404(_("Not found."))
+    member = page_selectors.club_member(club, member_id)
+    if member is None:
+        raise Http404(_("Not found."))
+    history = scoring.member_history(member, sessions_limit=MEMBER_SESSIONS_SHOWN)
+    others = page_selectors.other_members(club, member)
+    versus = None
+    error = None
+    vs = request.GET.get("vs")
+    if vs:
+        other = page_selectors.club_member(club, read_int(vs) or 0)
+        if other is None:
+            error = _("Choose another member of this club.")
+        else:
+            try:
+                versus = scoring.head_to_head(club, member, other)
+            except Refusal as refusal:
+                error = refusal.message
+    names = _game_names()
+    for row in (*history["sessions"], *history["months"]):
+        row["game_name"] = names.get(row["game"], row["game"])
+    games = [{"slug": slug_, "name": names.get(slug_, slug_), **figures}
+             for slug_, figures in history["games"].items()]
+    if versus:
+        versus["rows"] = [{"name": names.get(g, g), **figures} for g, figures in versus["games"].items()]
+    return render(request, "scoring/member.html", {
+        "club": club, "member": member, "history": history, "games": games, "others": others,
+        "versus": versus, "vs": vs, "error": error, "show_money": True,
+    }, status=400 if error else 200)

@@ -1,0 +1,10 @@
+"""Scoring's pages: the club's leaderboard and a member's history (the API's are in api_urls)."""
+
+from django.urls import path
+
+from web.pages import leaderboard as pages
+
+urlpatterns = [
+    path("clubs/<slug:slug>/leaderboard/", pages.leaderboard_page, name="leaderboard"),
+    path("clubs/<slug:slug>/members/<int:member_id>/", pages.member_page, name="member"),
+]
