@@ -167,8 +167,8 @@ def build(args: argparse.Namespace) -> tuple[Any, Any]:
     from rest_framework.authtoken.models import Token
 
     from referee.models import Club, Member, Role
-    from scoring import ratings
     from scoring.models import OVERALL, DealResult, MemberDay, MemberMonth, MemberTotal
+    from scoring.ratings import rating as ratings
 
     t0 = time.perf_counter()
     call_command("migrate", verbosity=0)

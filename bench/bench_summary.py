@@ -42,9 +42,9 @@ from django.db import connection  # noqa: E402
 from referee import services  # noqa: E402
 from referee.models import Club, Member, Role, Session  # noqa: E402
 from referee.rules import GAMES  # noqa: E402
-from scoring import summary as build  # noqa: E402
 from scoring.models import SessionSummary  # noqa: E402
-from scoring.summary_services import _store, build_and_store  # noqa: E402
+from scoring.summaries import summary as build  # noqa: E402
+from scoring.summaries.services import _store, build_and_store  # noqa: E402
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 NAMES = ["Ona", "Jonas", "Rūta", "Petras", "Asta", "Tomas", "Eglė", "Marius", "Laima", "Darius"]

@@ -10,8 +10,8 @@ class ScoringConfig(AppConfig):
         # the task modules also registers their tasks with Celery where only ``scoring.tasks``
         # is autodiscovered.
         from referee import signals as referee
-
-        from . import background, rating_tasks, receivers, tasks
+        from scoring import background, receivers, tasks
+        from scoring.ratings import tasks as rating_tasks
 
         referee.deal_finished.connect(receivers.deal_finished, dispatch_uid="scoring.deal_finished")
         referee.deal_reopened.connect(receivers.deal_reopened, dispatch_uid="scoring.deal_reopened")

@@ -12,8 +12,9 @@ from django.utils.translation import gettext
 
 from referee.models import Session, SessionStatus
 from referee.rules import GAMES
+from scoring import results
+from scoring.ledger import chips
 
-from . import chips, results
 from .models import ChipMovement
 
 

@@ -22,8 +22,9 @@ from django.utils.translation import gettext as _
 from referee.errors import Refusal
 from referee.models import Club, Member
 from referee.rules import GAMES
+from scoring import board_version
+from scoring.ratings import rating as ratings
 
-from . import board_version, ratings
 from .figures import money_text, unit_of
 from .models import OVERALL, MemberDay, MemberMonth, MemberTotal, Rating, RatingEvent, RatingStream
 

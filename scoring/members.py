@@ -14,11 +14,11 @@ from django.utils.translation import gettext as _
 from referee.errors import Refusal
 from referee.models import Club, Deal, Member
 from referee.rules import GAMES, MoneyRule
+from scoring.ledger import chips
+from scoring.ledger.ledger import deal_flows
 
-from . import chips
 from .figures import money_text
 from .leaderboard import Period, period_totals, rating_text
-from .ledger import deal_flows
 from .models import OVERALL, ChipMovement, DealResult, MemberMonth, Rating
 
 

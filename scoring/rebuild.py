@@ -14,8 +14,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from referee.models import Club, Seat
+from scoring import board_version
+from scoring.ratings import rating as ratings
 
-from . import board_version, ratings
 from .models import AGGREGATES, OVERALL, ChipMovement, DealResult, RatingStream, RatingUpdate
 
 

@@ -46,8 +46,10 @@ from django.utils import timezone
 from db import prepared
 from referee.models import Deal, DealStatus, Seat, Session
 from referee.rules import GAMES
+from scoring import board_version
+from scoring.ledger import chips
+from scoring.ratings import rating as ratings
 
-from . import board_version, chips, ratings
 from .models import AGGREGATES, ChipMovement, DealResult, RatingEvent
 
 

@@ -13,8 +13,9 @@ under the one name the pages and the API read.
 
 from __future__ import annotations
 
+from scoring.ledger.ledger import ledger, settlement
+
 from .leaderboard import DEFAULT_MIN_DEALS, PERIODS, Period, leaderboard, period_of
-from .ledger import ledger, settlement
 from .members import head_to_head, member_history
 from .standings import standings
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from referee.models import Deal, Session
+from scoring.summaries.services import request_summary
 
 from . import rebuild, results
-from .summary_services import request_summary
 
 
 def deal_finished(*, deal: Deal, state: Any) -> None:

@@ -22,8 +22,8 @@ from celery import shared_task
 from celery.signals import worker_init
 from django.conf import settings
 
-from . import summary_services
-from .summary_services import build_and_store, record_failure
+from scoring.summaries import services as summary_services
+from scoring.summaries.services import build_and_store, record_failure
 
 logger = logging.getLogger(__name__)
 
@@ -86,8 +86,7 @@ def warm_summary(**_kwargs: Any) -> None:
     language's catalogue loaded once, so the first summary a process builds pays no more than
     the next (issue 15; the chart no longer imports matplotlib, which cost 0.35-0.55 s here)."""
     from referee.rules import GAMES
-
-    from .summary import build
+    from scoring.summaries.summary import build
 
     game = next(iter(GAMES))
     players = [{"seat": seat, "name": name, "member": seat} for seat, name in enumerate(("A", "B"))]

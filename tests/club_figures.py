@@ -16,7 +16,7 @@ def figures(slug: str) -> dict[str, Any]:
     from referee.models import Club, Deal, Entry, Member
     from scoring import selectors
     from scoring.models import SessionSummary
-    from scoring.summary_services import summary_status
+    from scoring.summaries.services import summary_status
 
     club = Club.objects.get(slug=slug)
     members = list(Member.objects.filter(club=club).order_by("pk"))

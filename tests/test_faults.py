@@ -174,7 +174,7 @@ def test_database_failing_after_the_results_are_written_stores_no_half_entry(
 ) -> None:
     """The finishing entry of a Velnias deal writes its results and aggregates (one statement on
     PostgreSQL, several elsewhere), then queues its rating step; the database fails there."""
-    from scoring import ratings
+    from scoring.ratings import rating as ratings
 
     deal = start("velnias")
     before = picture(deal)

@@ -13,7 +13,7 @@ from celery.fixups.django import DjangoWorkerFixup
 from django.db import connection
 
 from config import celery
-from scoring.rating_tasks import settle_ratings
+from scoring.ratings.tasks import settle_ratings
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -24,7 +24,7 @@ def evening(club_setup: dict[str, Any]) -> Any:
     and its summary built."""
     from referee import services
     from referee.models import Member
-    from scoring.summary_services import build_and_store, request_summary
+    from scoring.summaries.services import build_and_store, request_summary
 
     scorer = club_setup["users"]["scorer"]
     players = [Member.objects.create(club=club_setup["club"], name=name) for name in NAMES[:4]]

@@ -13,7 +13,7 @@ from django.utils import translation
 
 from referee.games import PAGES
 from referee.games.base import and_list
-from scoring import summary as build
+from scoring.summaries import summary as build
 
 NAMES = ["Ona", "Jonas", "Rūta"]
 

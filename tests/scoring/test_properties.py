@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 from referee import services as referee
 from referee.models import Session
 from referee.rules import GAMES
-from scoring import ratings, selectors
+from scoring import selectors
 from scoring.models import ChipMovement, Rating, RatingEvent
+from scoring.ratings import rating as ratings
 from tests.scoring.helpers import aggregates, close, reopen, start, undo
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from scoring import rating_tasks
+from scoring.ratings import tasks as rating_tasks
 
 COUNTDOWN = 0.25
 

@@ -12,8 +12,8 @@ from django.test import TestCase
 from django.test.utils import CaptureQueriesContext
 
 from referee import services
-from scoring import ratings
 from scoring.models import OVERALL, DealResult, RatingEvent, RatingStream, RatingUpdate
+from scoring.ratings import rating as ratings
 from tests.scoring.helpers import start, velnias_end
 from tests.scoring.test_ratings_after_commit import in_order, stored
 
@@ -149,7 +149,7 @@ class _RolledBack(Exception):
 
 def settled_rows(club: int, game: str, *, prepared_way: bool, monkeypatch: pytest.MonkeyPatch) -> Any:
     """Settle the stream one way or the other and read back every row it wrote; rolled back."""
-    from scoring import rating_store
+    from scoring.ratings import store as rating_store
 
     found: list[Any] = []
     with monkeypatch.context() as patch:

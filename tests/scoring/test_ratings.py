@@ -9,8 +9,9 @@ import pytest
 from django.test import TestCase
 
 from referee import services
-from scoring import ratings, selectors
+from scoring import selectors
 from scoring.models import OVERALL, Rating, RatingStream
+from scoring.ratings import rating as ratings
 from tests.scoring.helpers import play, start, undo, velnias_end
 
 pytestmark = pytest.mark.django_db

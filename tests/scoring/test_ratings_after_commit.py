@@ -23,8 +23,9 @@ from django.test import TestCase
 from referee import services
 from referee.models import Deal, DealStatus
 from referee.rules import GAMES, IllegalEntry
-from scoring import background, ratings, selectors
+from scoring import background, selectors
 from scoring.models import OVERALL, DealResult, Rating, RatingEvent, RatingStream
+from scoring.ratings import rating as ratings
 from tests.conftest import is_postgres
 from tests.scoring.helpers import start, velnias_end
 

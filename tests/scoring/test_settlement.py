@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.settlement import fewest_transfers, round_to_coin, zero_sum_groups
+from scoring.settlement.settlement import fewest_transfers, round_to_coin, zero_sum_groups
 
 
 def applied(nets: list[tuple[str, D]], transfers: list) -> dict[str, D]:

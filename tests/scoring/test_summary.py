@@ -22,10 +22,10 @@ from referee import services
 from referee.errors import Refusal
 from referee.models import Deal, Entry, Seat, Session
 from referee.rules import GAMES
-from scoring import summary as build
 from scoring import tasks
 from scoring.models import SessionSummary
-from scoring.summary_services import build_and_store, record_failure, request_summary, summary_status
+from scoring.summaries import summary as build
+from scoring.summaries.services import build_and_store, record_failure, request_summary, summary_status
 
 from .summary_sessions import RUKAS_PLAN, close, play, reopen, rukas_deal, start, velnias_evening
 

@@ -8,7 +8,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from scoring import summary_chart as chart
+from scoring.summaries import chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 

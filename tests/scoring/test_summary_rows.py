@@ -9,7 +9,7 @@ import pytest
 from django.template import engines
 from django.utils import translation
 
-from scoring import summary
+from scoring.summaries import summary
 
 #: The loop as summary_fragment.html held it before the rows were written in Python.
 TEMPLATE_LOOP = (

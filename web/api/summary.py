@@ -18,7 +18,7 @@ from referee import selectors
 from referee.errors import Conflict, NotFound, Refusal
 from referee.models import Session
 from scoring.models import SessionSummary, SummaryState
-from scoring.summary_services import retry_summary, summary_csv, summary_status
+from scoring.summaries.services import retry_summary, summary_csv, summary_status
 from web.api.serializers import ErrorSerializer
 
 ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 409)}

@@ -25,8 +25,8 @@ from referee.permissions import club_role
 from referee.rules import GAMES
 from scoring import page_selectors
 from scoring import selectors as scoring
-from scoring.summary import summary_html
-from scoring.summary_services import summary_status
+from scoring.summaries.services import summary_status
+from scoring.summaries.summary import summary_html
 from web.pages.access import can_record, session_or_404
 from web.pages.conditional import etag, unchanged
 

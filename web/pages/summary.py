@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET
 
 from referee import selectors
 from scoring.models import SessionSummary
-from scoring.summary import summary_html
+from scoring.summaries.summary import summary_html
 
 __all__ = ["summary_chart", "summary_html", "urlpatterns"]
 

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from referee.models import Club, Session, SessionStatus
-from scoring.summary_services import build_and_store, request_summary
+from scoring.summaries.services import build_and_store, request_summary
 
 
 def _date(value: str | None, option: str) -> date | None:

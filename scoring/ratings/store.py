@@ -27,8 +27,7 @@ from django.utils import timezone
 
 from db import prepared
 from referee.entry_store import columns, from_row, uses_sql
-
-from .models import OVERALL, DealResult, Rating, RatingEvent, RatingStream, RatingUpdate
+from scoring.models import OVERALL, DealResult, Rating, RatingEvent, RatingStream, RatingUpdate
 
 __all__ = ["Run", "enabled", "lock_stream", "read_run", "write_run"]
 

@@ -42,8 +42,9 @@ from django.db import transaction
 from django.db.models import Max, Q
 from openskill.models import PlackettLuce
 
-from . import background, rating_store
-from .models import OVERALL, DealResult, Rating, RatingEvent, RatingStream, RatingUpdate
+from scoring import background
+from scoring.models import OVERALL, DealResult, Rating, RatingEvent, RatingStream, RatingUpdate
+from scoring.ratings import store as rating_store
 
 MODEL = PlackettLuce()
 KEEP_UPDATES = 50

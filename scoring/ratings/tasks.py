@@ -20,12 +20,15 @@ from celery import shared_task
 from django.conf import settings
 from django.db import transaction
 
-from . import ratings
+from scoring.ratings import rating as ratings
 
 log = logging.getLogger(__name__)
 
 
-@shared_task(bind=True, max_retries=5, default_retry_delay=1, acks_late=True)
+# The task keeps the name it had before the module moved: messages queued by an older web
+# process still find it.
+@shared_task(bind=True, name="scoring.rating_tasks.settle_ratings", max_retries=5, default_retry_delay=1,
+             acks_late=True)
 def settle_ratings(self: Any, club_id: int, games: list[str]) -> int:
     """Idempotent: a stream with nothing waiting is left as it is. A stream's lock keeps its
     workers in order; a failure (a deadlock, a lost connection) is retried."""

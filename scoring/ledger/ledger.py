@@ -19,12 +19,11 @@ from django.utils.translation import gettext as _
 from referee.games import PAGES
 from referee.models import Deal, DealStatus, Session, SessionStatus
 from referee.rules import GAMES, Game, MoneyRule
-
-from . import chips
-from .figures import SeatRow, close_settlement, money_text, players, seats_of
-from .models import ChipMovement, DealResult
-from .settlement import fewest_transfers, round_to_coin
-from .settlement_story import explain_transfer
+from scoring.figures import SeatRow, close_settlement, money_text, players, seats_of
+from scoring.ledger import chips
+from scoring.models import ChipMovement, DealResult
+from scoring.settlement.settlement import fewest_transfers, round_to_coin
+from scoring.settlement.story import explain_transfer
 
 
 def deal_flows(rules: Game[Any], deal: Deal, points: list[int]) -> list[tuple[int, int, int]]:

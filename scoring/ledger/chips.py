@@ -14,8 +14,7 @@ from typing import Any
 
 from referee.models import Deal, Session
 from referee.rules import Game
-
-from .models import ChipMovement
+from scoring.models import ChipMovement
 
 
 def keeps_chips(rules: Game[Any]) -> bool:

@@ -45,12 +45,12 @@ from django.utils.translation import gettext as _
 from referee.games import PAGES, FactQuery
 from referee.models import DealStatus, Entry, Session
 from referee.numbers import MINUS, number_text
-
-from . import selectors, summary_chart
-from .csv_writer import SpreadsheetWriter
-from .figures import SeatRow
-from .models import DealResult
-from .settlement_story import explain_transfer
+from scoring import selectors
+from scoring.csv_writer import SpreadsheetWriter
+from scoring.figures import SeatRow
+from scoring.models import DealResult
+from scoring.settlement.story import explain_transfer
+from scoring.summaries import chart as summary_chart
 
 #: Bump when the summary's shape or rendering changes, so stored summaries count as stale.
 SUMMARY_VERSION = 2
@@ -453,7 +453,7 @@ def summary_html(session: Session, language: str | None = None) -> str:
     Empty while no summary has been built. The stored HTML is in the site's language; any
     other language is rendered from the stored data (cheap, and identical in figures).
     """
-    from .models import SessionSummary
+    from scoring.models import SessionSummary
 
     summary = SessionSummary.objects.filter(session=session).only("data", "html").first()
     if summary is None or summary.data is None:

@@ -25,10 +25,9 @@ from django.utils.translation import gettext as _
 from referee.errors import Conflict, NotFound
 from referee.models import Role, Session, SessionStatus
 from referee.permissions import require_role
-
-from . import background
-from . import summary as build
-from .models import SessionSummary, SummaryState
+from scoring import background
+from scoring.models import SessionSummary, SummaryState
+from scoring.summaries import summary as build
 
 logger = logging.getLogger(__name__)
 
