@@ -84,10 +84,9 @@ def test_the_statements_and_the_orm_read_the_same_page(club_setup: dict[str, Any
     """On PostgreSQL the page's two reads are literal statements (``PAGE_DEAL_SQL``,
     ``PAGE_SEATS_SQL``); they give the deal, its session, club, seats and members the ORM gives."""
     from referee import entry_store
-    from tests.conftest import is_postgres
+    from tests.conftest import is_postgres, need
 
-    if not is_postgres():
-        pytest.skip("the statements are PostgreSQL's")
+    need(is_postgres(), "the statements are PostgreSQL's: set DATABASE_URL=postgres://... (as .ci/run does)")
     session = start(club_setup, "velnias", ["admin", "scorer", "member"])
     deal = play(club_setup, session, [velnias_end("empty_hand", 0, [0, 4, 2])])
     user = club_setup["users"]["scorer"]
@@ -133,10 +132,9 @@ def test_the_recent_entries_statement_reads_what_the_orm_reads(club_setup: dict[
     """``RECENT_ENTRIES_SQL`` (PostgreSQL): the latest active entries, newest first, as the ORM
     reads them, an undone entry left out."""
     from referee import entry_store
-    from tests.conftest import is_postgres
+    from tests.conftest import is_postgres, need
 
-    if not is_postgres():
-        pytest.skip("the statement is PostgreSQL's")
+    need(is_postgres(), "the statement is PostgreSQL's: set DATABASE_URL=postgres://... (as .ci/run does)")
     scorer = club_setup["users"]["scorer"]
     session = start(club_setup, "cheat", ["admin", "scorer", "member"])
     deal = services.deal_start(session=session, user=scorer)

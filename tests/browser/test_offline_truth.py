@@ -274,6 +274,8 @@ def test_the_sync_under_lost_answers_and_a_slow_network_stores_each_entry_once_i
     page.context.set_offline(True)
     for seq, (order, ranks, _taker) in enumerate(legal_tricks(deal.dealer)[:4], start=1):
         record_trick(page, order, ranks, seq)
+    # The screen draws each verdict before the device's storage has it: wait for the fourth there.
+    expect(page.locator("#sync")).to_contain_text("4 entries kept on this device")
     waiting = page.evaluate(QUEUE)["waiting"]
     assert len(waiting) == 4
 
@@ -351,6 +353,7 @@ def test_a_reload_after_a_sync_whose_new_screen_never_came_shows_the_synced_tric
     page.context.set_offline(True)
     for seq, (order, ranks, _taker) in enumerate(legal_tricks(deal.dealer)[:3], start=1):
         record_trick(page, order, ranks, seq)
+    expect(page.locator("#sync")).to_contain_text("3 entries kept on this device")
     live = re.compile(rf"/deals/{deal.pk}/live/")
     refused: list[str] = []
 
