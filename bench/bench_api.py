@@ -27,7 +27,7 @@ Usage: ``python bench/bench_api.py [--seconds 8] [--rounds 3] [--clients 6] [--w
 ``--entry-store orm`` runs the entry endpoint (and the in-process service) on the entry
 store's ORM path instead of its PostgreSQL statements: the measured speedup that
 ``referee/entry_store.py`` states.
-Targets (issue 3): entry throughput at least 0.6x the bare endpoint's; the 2,000th trick
+Targets: entry throughput at least 0.6x the bare endpoint's; the 2,000th trick
 within 1.2x of the 10th.
 """
 

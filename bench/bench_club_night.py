@@ -1,4 +1,4 @@
-"""A club night, open loop: how many tables one machine serves with p99 under 150 ms (issue 15).
+"""A club night, open loop: how many tables one machine serves with p99 under 150 ms.
 
 Each table records at a person's pace and four phones watch it:
 

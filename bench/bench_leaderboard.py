@@ -42,7 +42,7 @@ MEMBERS = 120
 DEALS_PER_SESSION = 25
 SEATS = 4
 GAMES = ["elgeta", "velnias", "rukas", "michigan", "cheat"]
-#: Issue 15: the leaderboard's median over 1,000,000 results, for every period (issue 4 asked 50 ms).
+#: The leaderboard's median over 1,000,000 results, for every period.
 TARGET_MS = 10.0
 
 
@@ -392,7 +392,7 @@ def time_queries(args: argparse.Namespace, club: Any, token: Any) -> None:
             FAILURES.append(label)
     failures = len(FAILURES)
     print()
-    print(f"target (issue 15): endpoint median under {TARGET_MS:.0f} ms for every period, between deals and after "
+    print(f"target: endpoint median under {TARGET_MS:.0f} ms for every period, between deals and after "
           "one (the raw SQL over the results beside it, for scale):",
           "met" if not failures else f"MISSED for {failures} quer{'y' if failures == 1 else 'ies'}",
           f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs, shared)")

@@ -1,4 +1,4 @@
-"""The referee on the tablet in headless Chromium (issue 13): the engine's cold and warm load time
+"""The referee on the tablet in headless Chromium: the engine's cold and warm load time
 (aim: under 3 s cold, under 1 s from cache) and the median time from a message to the verdict
 (aim: under 20 ms).
 

@@ -1,4 +1,4 @@
-"""A tablet's backlog going home (issue 13): how long 200 entries recorded offline take to sync.
+"""A tablet's backlog going home: how long 200 entries recorded offline take to sync.
 
 What it does, all on this machine (loopback only):
 

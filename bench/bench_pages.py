@@ -1,5 +1,5 @@
-"""Server time of each recording screen on a long deal (issue 15: under 15 ms median with 500
-entries; issue 6 asked under 50 ms) and of the watchers' poll (issue 15: a 304 under 2 ms).
+"""Server time of each recording screen on a long deal (under 15 ms median with 500
+entries) and of the watchers' poll (a 304 under 2 ms).
 
 Run: ``.venv/bin/python bench/bench_pages.py`` (SQLite in a throwaway test database; set
 ``DATABASE_URL=postgres://...`` to measure on PostgreSQL). For each game it records a deal

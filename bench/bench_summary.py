@@ -1,4 +1,4 @@
-"""How long the summary of a 200-deal session takes to build in the worker (issue 15: under 0.3 s
+"""How long the summary of a 200-deal session takes to build in the worker (under 0.3 s
 for every game at its largest table, the first build of a worker process included).
 
 Plays a session through the referee's services (``--game``, at its largest table unless
@@ -252,7 +252,7 @@ def main() -> None:
         print(f"Summary of a {args.deals}-deal {args.game} session ({args.players} players, {entries} entries) "
               f"on {engine}; session played in {setup_time:.1f} s")
         print(f"  build in the worker (task body), {args.runs} runs: median {median:.3f} s, max {worst:.3f} s "
-              f"(issue 15's target < 0.3 s: {'met' if worst < 0.3 else 'MISSED'}); this process's CPU: median "
+              f"(target < 0.3 s: {'met' if worst < 0.3 else 'MISSED'}); this process's CPU: median "
               f"{statistics.median(cpu):.3f} s, its database backend's: {statistics.median(backend):.3f} s; "
               f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
         print("  steps (median): " + ", ".join(f"{name} {statistics.median(v):.3f} s" for name, v in steps.items()))

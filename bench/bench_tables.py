@@ -1,4 +1,4 @@
-"""Table traffic of one club's tournament night, side by side with the bare insert (issue 15).
+"""Table traffic of one club's tournament night, side by side with the bare insert.
 
 16 tables of one club at once, each its own four players and its own client thread (the
 table's tablet), each starting a deal (``POST /api/sessions/{id}/deals/``) and recording it
@@ -20,7 +20,7 @@ load average (``uptime``) is printed before and after, because the machine is sh
 
 Usage: ``python bench/bench_tables.py [--seconds 6] [--rounds 3] [--tables 16]``
 (``BENCH_WORKER_LOG=path`` keeps the worker's log).
-Targets (issue 15): Rūkas tables at 0.7x the bare insert or more, Velnias tables at 0.5x or more.
+Targets: Rūkas tables at 0.7x the bare insert or more, Velnias tables at 0.5x or more.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ app.autodiscover_tasks()
 # Celery's Django fixup closes every database connection before and after each task unless
 # this is set, so each task opened a new one: a PostgreSQL backend started for every rating
 # task of a club night (a few a second), its prepared statements planned again, and a third of
-# the task's own CPU spent connecting (issue 15, bench/bench_tables.py). With it, the fixup
+# the task's own CPU spent connecting (bench/bench_tables.py). With it, the fixup
 # leaves them open and the handler below treats a task as Django treats a request.
 app.conf.update(CELERY_DB_REUSE_MAX=2**31)
 

@@ -8,8 +8,7 @@ session, a finished deal's aggregates are upserts in three tables. Measured on t
 (2 December 2026, load 1, 3,000 executions of ``entry_store.LOCK_DEAL_SQL`` with its commit):
 the backend spent 0.80 ms of CPU per execution with client-side binding and 0.24 ms prepared
 (wall 1.41 ms against 0.57 ms). Half of a Velnias table's requests are deal starts and half
-finish a deal, so most of their database time was planning (issue 15,
-``bench/bench_tables.py``).
+finish a deal, so most of their database time was planning (``bench/bench_tables.py``).
 
 ``cursor()`` gives a cursor of the same connection that binds on the server and prepares
 every statement it executes (``prepare=True``): the first execution on a connection prepares

@@ -8,7 +8,7 @@ deal, the running one, a deal already made under the ``client_id``), without a l
 literal INSERT stores the deal if nothing it was made from has moved since (two statements,
 no transaction of their own); a retried ``client_id``, or a session that moved in between,
 takes the same read and insert under the session's lock. On any other database the ORM, under
-the lock. A deal start is half of a Velnias table's requests (issue 15), and the ORM's path
+the lock. A deal start is half of a Velnias table's requests, and the ORM's path
 cost 13 statements with the API's session read (four compiled queries before the lock).
 """
 

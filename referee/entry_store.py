@@ -6,7 +6,7 @@ path) stays in ``referee.services``; this module only reads and writes rows.
 
 Two paths, the same rows: on PostgreSQL the statements below, written out; on any other
 database (SQLite, the embedded default) the ORM. ``entry_add`` runs for every card a table
-records, and issue 3 holds it to 0.6x the throughput of a bare one-INSERT endpoint.
+records, held to 0.6x the throughput of a bare one-INSERT endpoint (bench/bench_api.py).
 
 Measured speedup (``bench/bench_api.py``, PostgreSQL 15, gunicorn 3 sync workers, 6 clients,
 mid-deal trick entries, 2 shared cores at load average 6-7, 1 December 2026): the ORM path

@@ -217,7 +217,7 @@ def _deal_for_page_orm(user: Any, pk: int) -> tuple[Deal, str | None] | None:
     role_in_club = Member.objects.filter(club=OuterRef("session__club"), user=user, active=True).values("role")[:1]
     # get(), not filter().first(), and the seats by number: the models' ordering (session,
     # number) orders by the session's own ordering, which joined referee_session to a lookup by
-    # key and to the seats of one session (0.6 + 0.4 ms of the recording screen, issue 15).
+    # key and to the seats of one session (0.6 + 0.4 ms of the recording screen).
     seats = Seat.objects.select_related("member").order_by("number")
     try:
         deal = (
@@ -302,7 +302,7 @@ class Poll:
 #: Everything a deal's poll needs in one statement (an index probe per line: the deal and its
 #: session by key, the running deal by the one-running-deal constraint's index, the role by
 #: (club, user)). Written out because it runs every two or three seconds for every phone
-#: watching every table; the ORM took five queries (3.3-4.4 ms, issue 15).
+#: watching every table; the ORM took five queries (3.3-4.4 ms).
 #: tests/pages/test_poll.py holds it to the models.
 DEAL_POLL_SQL = (
     "SELECT d.seq, d.status, s.status, d.created_at, d.revision,"

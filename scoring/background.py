@@ -44,7 +44,7 @@ def after_commit(signal: Signal, **kwargs: Any) -> None:
 
 #: How long after a deal's end its rating step runs on a worker. The deals that a club's tables
 #: finish meanwhile go in the same task: one publish to the broker and one settle for many deals,
-#: where each finishing entry paid for its own (issue 15). Well within the second in which the
+#: where each finishing entry paid for its own. Well within the second in which the
 #: ratings settle on an idle worker.
 SETTLE_DELAY = 0.25
 #: (club, stream) -> when the rating task this process sent for it runs (wall clock, as the

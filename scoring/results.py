@@ -246,7 +246,7 @@ def _record(deal: Deal, session: Session, outcome: Any, units: list[int], finish
 
 @cache
 def _finish_sql() -> str:
-    """A finished deal's record in one statement (issue 15: "finishing a deal costs about what a
+    """A finished deal's record in one statement ("finishing a deal costs about what a
     mid-deal entry costs"): its seats' players come from the seats table, and its results, its
     rating events and its month's, day's and all-time aggregates are written from them. The
     rows come as one array per column, so the text is the same for every deal and prepared once

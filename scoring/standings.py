@@ -24,7 +24,7 @@ def standings(session: Session, seats: list[SeatRow] | None = None) -> dict[str,
     unit = GAMES[game].unit
     rows: dict[int, dict[str, Any]] = {}
     # Plain rows, not model instances: a 200-deal session of eight has 1,600 results, and
-    # building a result and its deal for each cost most of a summary's build (issue 15).
+    # building a result and its deal for each cost most of a summary's build.
     results = DealResult.objects.filter(session=session).order_by("deal__number", "seat").values_list(
         "deal_id", "deal__number", "deal__dealer", "seat", "points", "placement", "money")
     for deal_id, number, dealer, seat, points, placement, money_won in results:

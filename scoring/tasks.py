@@ -84,7 +84,7 @@ def warm_summary(**_kwargs: Any) -> None:
     """Build one small summary's HTML, CSV and chart (nothing read or stored) when a worker
     starts, before its pool's processes fork from it: the template is compiled and the site
     language's catalogue loaded once, so the first summary a process builds pays no more than
-    the next (issue 15; the chart no longer imports matplotlib, which cost 0.35-0.55 s here)."""
+    the next ( the chart no longer imports matplotlib, which cost 0.35-0.55 s here)."""
     from referee.rules import GAMES
     from scoring.summaries.summary import build
 

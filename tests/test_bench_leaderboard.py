@@ -29,7 +29,7 @@ def test_the_leaderboard_benchmark_builds_its_club_and_times_every_period_at_a_s
     # asserted here; the benchmark prints it). Anything else that goes wrong exits 1.
     assert done.returncode in (0, 2), done.stdout[-2000:] + done.stderr[-3000:]
     assert "built 800 deal results (200 deals, 8 sessions, 120 members)" in done.stdout
-    assert "target (issue 15): endpoint median under 10 ms for every period" in done.stdout
+    assert "target: endpoint median under 10 ms for every period" in done.stdout
     for period in ("all games, all time", "velnias, this year", "all games, this month", "all games, today"):
         assert period in done.stdout
     assert "dropped database" in done.stdout

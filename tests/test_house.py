@@ -1,4 +1,4 @@
-"""The shape of the house (issue 10), checked on every run so that it stays that way:
+"""The shape of the house, checked on every run so that it stays that way:
 
 * a game is one room: outside the engine (``referee/rules``) and the games' page modules
   (``referee/games``), no string literal in ``referee``, ``scoring`` or ``config`` names a game
@@ -172,7 +172,7 @@ def test_no_module_of_the_django_apps_over_500_lines(package: str) -> None:
     assert long == []
 
 
-#: The tablet's ES modules (issue 13): the house forbids import cycles there too, though the
+#: The tablet's ES modules: the house forbids import cycles there too, though the
 #: language allows them.
 JS_DIRS = ("static/js/table", "static/js/offline")
 # A specifier after `from`, after a bare `import`, or inside `import(...)`, in quotes or

@@ -87,7 +87,7 @@ PAGES: list[Page] = [
     # Opening an invitation needs no sign-in (the invited person has none yet).
     Page("GET", lambda w: "/invitation/", None, (200, 200, 200, 200, 200)),
     Page("GET", lambda w: "/invitation/AAAAA-AAAAA/", None, (404, 404, 404, 404, 404)),
-    # The installable app (issue 13): the same for everyone, naming no one.
+    # The installable app: the same for everyone, naming no one.
     Page("GET", lambda w: "/sw.js", None, (200, 200, 200, 200, 200)),
     Page("GET", lambda w: "/manifest.webmanifest", None, (200, 200, 200, 200, 200)),
     Page("GET", lambda w: "/offline/", None, (200, 200, 200, 200, 200)),

@@ -1,4 +1,4 @@
-"""The recording screen's reads (issue 15): ``deal_for_page`` reads the deal, its session, club,
+"""The recording screen's reads: ``deal_for_page`` reads the deal, its session, club,
 seats and the user's role in two queries and answers as ``club_role`` does; ``screen_figures``
 reads in one statement what ``deal_version``, ``has_later_deal`` and ``running_totals`` read."""
 

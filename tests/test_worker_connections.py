@@ -1,5 +1,5 @@
 """The Celery worker keeps its database connection from task to task, as a web process keeps
-its one from request to request (issue 15: Celery's Django fixup closed it around every task,
+its one from request to request (Celery's Django fixup closed it around every task,
 so each rating task of a club night started a PostgreSQL backend and planned its statements
 again). Celery's own fixup is driven here as the worker drives it, around a task."""
 

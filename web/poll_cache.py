@@ -1,4 +1,4 @@
-"""The watchers' poll answered from the cache (issue 15: a 304 under 2 ms of server time).
+"""The watchers' poll answered from the cache (a 304 under 2 ms of server time).
 
 A phone watching a table asks every two or three seconds whether the deal changed. The exact
 answer needs the session, the user and a statement over the deal (``selectors.deal_poll``);

@@ -1,4 +1,4 @@
-"""Which devices are recording a deal right now (issue 13: "one scorer at a time, visibly").
+"""Which devices are recording a deal right now ("one scorer at a time, visibly").
 
 A device is a browser, known by a long-lived random cookie (not by the sign-in: one member may
 hold a tablet and a phone). Every poll and every view of the recording screen by someone who

@@ -128,7 +128,7 @@ def ledger(session: Session) -> dict[str, Any]:
 #: the reasons of a seat in the order they first moved its chips (deal, then order in the deal:
 #: the order the settlement's story lists them in). Summed by the database: a 200-deal session
 #: of eight has about 10,000 movements, and reading them as rows cost most of its summary's
-#: build (issue 15). ``order`` fits in 31 bits (a PositiveIntegerField), so ``number * 2**31 +
+#: build. ``order`` fits in 31 bits (a PositiveIntegerField), so ``number * 2**31 +
 #: order`` orders movements by deal, then order.
 CHIPS_BY_REASON_SQL = (
     "SELECT seat, reason, SUM(delta) FROM ("

@@ -1,4 +1,4 @@
-# Rating steps after commit (issue 15): the queue of deals waiting for their stream, and each step's place in the stream.
+# Rating steps after commit: the queue of deals waiting for their stream, and each step's place in the stream.
 
 import django.db.models.deletion
 from django.db import migrations, models

@@ -14,7 +14,7 @@ stream's lock (``settle``) and, for each:
 * a finished deal that comes after the latest rated one is rated step by step from its
   placements (ties share a rank, which Plackett-Luce handles as a draw between them); the
   ratings it replaced are kept in a ``RatingUpdate`` row; the finished deals waiting in a
-  row are rated in one pass, which reads and writes the stream's rows once (issue 15: on a
+  row are rated in one pass, which reads and writes the stream's rows once (on a
   club night a worker's task takes the deals of many tables);
 * a reopened deal that was the latest rated one is taken back exactly from that row; one
   that was never rated (it comes after the latest rated deal) needs nothing.

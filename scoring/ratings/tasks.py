@@ -7,7 +7,7 @@ Every web process holds back the deals that finish while a task it sent has not 
 (``background.SETTLE_DELAY``); here, the processes also share that among themselves through
 the broker's Redis (``_claimed``): with gunicorn's workers each sending its own task, a club
 night paid for one task per worker per delay, and on the worker a task costs about the same
-for one deal as for many (issue 15).
+for one deal as for many.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The summary's chart: each player's running total, deal by deal, as SVG written out directly.
 
 Matplotlib drew it before; importing it and loading its fonts took 0.35-0.55 s in every new
-worker process and the drawing 40-90 ms per summary (issue 15), for a picture of a few lines.
+worker process and the drawing 40-90 ms per summary, for a picture of a few lines.
 This writes the same picture (800 x 450, the axes where matplotlib put them, its tab10 colours,
 the legend to the right) in about a millisecond and with nothing to import.
 

@@ -225,7 +225,7 @@ def _mark(summary_id: int, progress: int, *, start: bool = False) -> None:
     one statement. On PostgreSQL that statement's commit does not wait for the disk
     (``synchronous_commit`` off for its own transaction only, set by the statement itself): a
     build's five marks waited for five flushes, 10-12 ms each on this busy disk, about 50 ms of
-    a 200-deal build's 0.2 s (issue 15). A database crash may lose a mark (the row then shows
+    a 200-deal build's 0.2 s. A database crash may lose a mark (the row then shows
     an earlier step), never the summary: the stored result (``_store``) commits as any other
     write. Inside another transaction the setting would last for that transaction, so there
     the mark is a plain update."""

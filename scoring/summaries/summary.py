@@ -134,7 +134,7 @@ def _game_facts(session: Session, query: FactQuery) -> dict[str, Any]:
     On PostgreSQL the database builds the rows as one JSON document (each row an array, jsonb
     keeping each value's type), decoded at once: read as rows, each field of each row was
     decoded apart (three per row), which cost most of a 200-deal Cheat or Rūkas session's
-    gather (issue 15). SQLite's JSON_ARRAY would turn an extracted false into 0, so there the
+    gather. SQLite's JSON_ARRAY would turn an extracted false into 0, so there the
     fields are read one by one as before. Either way ``extract`` gets the same rows, in the same
     order: (deal number, [seq,] *fields)."""
     keys: tuple[str, ...]
@@ -342,7 +342,7 @@ def render_html(data: Mapping[str, Any]) -> str:
 
 def deal_rows(deals: Sequence[Mapping[str, Any]], names: Sequence[str]) -> SafeString:
     """The deal-by-deal table's rows, as the template wrote them, byte for byte: its 1,600 cells
-    of two figures each (200 deals of eight) took most of the summary's HTML time (issue 15)."""
+    of two figures each (200 deals of eight) took most of the summary's HTML time."""
     rows = []
     for deal in deals:
         cells = "".join(f"<td>{_whole(value)} <small>({_whole(total)})</small></td>"

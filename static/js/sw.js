@@ -1,4 +1,4 @@
-/* The table's service worker (issue 13): the app installs on a tablet and a reload, or a
+/* The table's service worker: the app installs on a tablet and a reload, or a
    browser restarted without the network, brings the scorer back to the recording screen.
 
    Served at /sw.js (scope "/") by web/pages/app_shell.py, which puts one line before this

@@ -1,4 +1,4 @@
-"""Every CSV export neutralises spreadsheet formulas (issue 11): members named like formulas,
+"""Every CSV export neutralises spreadsheet formulas: members named like formulas,
 one Velnias deal with money, then each CSV read back cell by cell."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A deal started offline (issue 13): ``POST /api/sessions/{id}/deals/`` with the tablet's
+"""A deal started offline: ``POST /api/sessions/{id}/deals/`` with the tablet's
 ``client_id`` is idempotent, so a start whose answer was lost can be sent again."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """A deal start on PostgreSQL reads its session once, without a lock, and inserts the deal only
-if nothing it was made from has moved (issue 15): the role, the names, the last and the running
+if nothing it was made from has moved: the role, the names, the last and the running
 deal and a client id's deal in one statement; the deal one conditional INSERT. A start whose
 session moved in between is made again under the session's lock. The answers are the ORM
 path's (tests/golden, test_deal_client_id)."""

@@ -1,4 +1,4 @@
-"""Hostile and broken input (issue 11): every class answers 400 (or 404, 413) in the one JSON
+"""Hostile and broken input: every class answers 400 (or 404, 413) in the one JSON
 error format with its stable code, and changes nothing.
 
 The classes: JSON nested past the recursion limit (on every operation that reads a body,

@@ -1,4 +1,4 @@
-"""Hostile input on the pages (issue 11): NUL characters in a page's query or form and a form
+"""Hostile input on the pages: NUL characters in a page's query or form and a form
 over the size limit never reach a 500 and change nothing. (Unreadable numbers and dates on
 the pages: tests/pages/test_page_input.py; the preview's JSON: test_hostile_preview.py.)"""
 

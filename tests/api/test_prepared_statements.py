@@ -1,4 +1,4 @@
-"""The hot path's literal statements run prepared on PostgreSQL (``db.prepared``, issue 15):
+"""The hot path's literal statements run prepared on PostgreSQL (``db.prepared``):
 planned once per connection, then only executed; and Django's query log still shows them."""
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 pytestmark = pytest.mark.django_db
 
-#: The endpoints issue 3 asks for, with their methods, as the schema names them.
+#: The endpoints the API offers, with their methods, as the schema names them.
 REQUIRED = {
     "/api/clubs/": {"get", "post"},
     "/api/clubs/{slug}/members/": {"get", "post"},

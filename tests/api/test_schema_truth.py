@@ -1,4 +1,4 @@
-"""The schema tells the truth (issue 11): the statuses and content types each operation
+"""The schema tells the truth: the statuses and content types each operation
 answers are in /api/schema/, and request bodies the schema calls invalid are refused."""
 
 from __future__ import annotations

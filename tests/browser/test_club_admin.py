@@ -1,4 +1,4 @@
-"""The club's own administration (issue 14) in real Chromium, on a tablet and a phone: an admin
+"""The club's own administration in real Chromium, on a tablet and a phone: an admin
 renames and deactivates a member, and an invitation link lets a new member choose a password,
 sign in and see the club."""
 

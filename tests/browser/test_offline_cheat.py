@@ -1,4 +1,4 @@
-"""Apgaudinėjimas (Cheat) recorded with the network cut (issue 13), in real Chromium: the
+"""Apgaudinėjimas (Cheat) recorded with the network cut, in real Chromium: the
 tablet's engine referees each placement, challenge and last card let stand, the screen (whose
 turn, the counts, the forms the deal allows) is drawn from its view at once, a refusal shows the
 server's message, a reload keeps the deal, the loser deals the next deal on the device; back

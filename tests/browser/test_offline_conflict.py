@@ -1,5 +1,5 @@
 """Two tablets on one Rūkas deal in real Chromium, one of them offline (Playwright's offline
-mode), and a server restarted while a tablet is offline (issue 13).
+mode), and a server restarted while a tablet is offline.
 
 - Tablet B (Ona) goes offline and records two tricks, refereed on the device; meanwhile
   tablet A (Jonas) records the first trick online. Back online, B's sync meets the 409 and B

@@ -1,4 +1,4 @@
-"""Elgeta recorded offline (issue 13) in real Chromium with the network cut: the tablet's engine
+"""Elgeta recorded offline in real Chromium with the network cut: the tablet's engine
 referees every trick, its tie-break rounds are asked for and filled in on the device as the
 server's preview does, a beggar goes out, the deal ends and the next one starts on the device,
 a refusal reads as the server's; and, once a deal is determined, the forecast and the finish

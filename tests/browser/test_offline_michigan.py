@@ -1,4 +1,4 @@
-"""Mičiganas recorded with the network cut (issue 13), in real Chromium: the tablet's engine
+"""Mičiganas recorded with the network cut, in real Chromium: the tablet's engine
 referees each entry, the drawer (static/js/table/games/michigan.js) shows the verdict at once,
 a refusal comes with the server's message, a reload keeps the deal, the next deal starts on the
 device with the chips left on the prize cards; back online every entry is stored once, in order,

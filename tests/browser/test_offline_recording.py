@@ -1,4 +1,4 @@
-"""The table never waits (issue 13) in real Chromium with the network cut (Playwright's offline
+"""The table never waits in real Chromium with the network cut (Playwright's offline
 mode): the tablet's engine referees each entry, the screen shows its verdict at once (timed in
 the page from the tap), deals are finished and the next one started on the device, and back
 online the sync stores every entry once, in order, with the server's results equal to the

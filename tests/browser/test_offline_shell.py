@@ -1,4 +1,4 @@
-"""The installable app (issue 13) in real Chromium with the network cut (Playwright's offline
+"""The installable app in real Chromium with the network cut (Playwright's offline
 mode): the service worker installs and controls the first page; a recording screen seen online
 comes back after a reload offline and in a new tab offline; a page never opened shows the
 offline page in the reader's language, listing the screens kept; the engine's manifest is

@@ -1,4 +1,4 @@
-"""The offline table tells the truth (issue 28), in real Chromium with the network cut at the
+"""The offline table tells the truth, in real Chromium with the network cut at the
 moments a club evening cuts it:
 
 1. entries recorded online, then the Wi-Fi drops and the tablet reloads: the screen is the deal

@@ -1,4 +1,4 @@
-"""Two devices recording one deal (issue 13): each screen names the other (who, which browser
+"""Two devices recording one deal: each screen names the other (who, which browser
 and device, since when) within a poll, and the banner goes once the other device is closed and
 its presence expires. Real Chromium, the recording page's own polling, no reload."""
 

@@ -1,4 +1,4 @@
-"""Readable everywhere (issue 14), in real Chromium at both sizes: the summary is in the
+"""Readable everywhere, in real Chromium at both sizes: the summary is in the
 reader's language throughout, numbers are written one way per language, the wall screen has no
 header, and no page is wider than the phone."""
 

@@ -1,4 +1,4 @@
-"""The recording screen to the standard of a scoring terminal (issue 14), at the tablet's and the
+"""The recording screen to the standard of a scoring terminal, at the tablet's and the
 phone's size: the Record button stays on screen after every step, refusals name things in the
 club's words beside their cause, undo puts the values back, typed Rūkas ranks move on by
 themselves, Rūkas totals run during the deal; and the taps a Velnias deal and a Rūkas trick

@@ -1,4 +1,4 @@
-"""Seat order at a session's start (issue 14), in real Chromium: tap the players in the order
+"""Seat order at a session's start, in real Chromium: tap the players in the order
 they sit (a tap again takes a player out), drag or use the arrows to change it, on a tablet and
 on a phone; without JavaScript the ticks and typed seat numbers still do it."""
 

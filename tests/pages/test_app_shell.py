@@ -1,4 +1,4 @@
-"""The installable app's three routes without a browser (issue 13): the service worker's script
+"""The installable app's three routes without a browser: the service worker's script
 and what it is told to keep, its version following the static files' contents, the manifest and
 the offline page in the asked language, naming no one."""
 

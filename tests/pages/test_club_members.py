@@ -1,4 +1,4 @@
-"""The club's own administration (issue 14): an admin adds, renames, re-roles, deactivates and
+"""The club's own administration: an admin adds, renames, re-roles, deactivates and
 reactivates members on the club's pages; everyone else is refused, changing nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Invitations (issue 14): an admin makes a link or code for a member without a sign-in; the
+"""Invitations: an admin makes a link or code for a member without a sign-in; the
 new user opens it once, chooses a username and password and lands on the club's page. A used,
 withdrawn, expired or unknown one says so; only a hash of the code is stored."""
 

@@ -1,4 +1,4 @@
-"""Figures on the session page in the reader's language (issue 14): one formatter for points and
+"""Figures on the session page in the reader's language: one formatter for points and
 money, "0,30" in Lithuanian and "0.30" in English, a real minus sign and never a "−0.00"."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The watchers' polls (issue 15): a screen sends back the version it shows (``If-None-Match``)
+"""The watchers' polls: a screen sends back the version it shows (``If-None-Match``)
 and hears 304, nothing rendered, while nothing changed; outsiders hear 404 whatever they send."""
 
 from __future__ import annotations

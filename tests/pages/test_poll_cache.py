@@ -1,4 +1,4 @@
-"""The watchers' 304 from the cache (issue 15: nearly free), and still exact: every change a
+"""The watchers' 304 from the cache (nearly free), and still exact: every change a
 poll must hear of (entries, undo, deal start and finish, closing, a member's access, signing
 out) reaches the next poll, never a stale 304.
 

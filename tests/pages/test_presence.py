@@ -1,4 +1,4 @@
-"""One scorer at a time, visibly (issue 13): when another device is recording the same deal,
+"""One scorer at a time, visibly: when another device is recording the same deal,
 both recording screens name it (who, which browser and device, since when), and the poll's
 version changes with the devices present, so the 304 path still tells a screen when to redraw."""
 

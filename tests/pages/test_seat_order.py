@@ -1,4 +1,4 @@
-"""The session form's seat order (issue 14): tap targets with their seat numbers, the seat
+"""The session form's seat order: tap targets with their seat numbers, the seat
 order list for the script, and the typed seat numbers kept as the fallback without JavaScript."""
 
 from __future__ import annotations

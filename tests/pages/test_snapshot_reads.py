@@ -1,4 +1,4 @@
-"""How often the recording screen reads a deal's snapshot into the engine (issue 15): once per
+"""How often the recording screen reads a deal's snapshot into the engine: once per
 deal version, for the view and, on a finished deal, the next deal's dealer. A long Mičiganas
 deal's snapshot (its whole chip ledger) costs milliseconds to read."""
 

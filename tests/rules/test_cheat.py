@@ -592,7 +592,7 @@ def test_with_two_decks_the_twin_of_a_followed_card_may_turn_up_anywhere() -> No
 
 
 def test_with_two_decks_a_card_both_of_whose_copies_are_elsewhere_is_refused() -> None:
-    """Both copies shown, neither able to reach the placer since: that card cannot be the one placed (issue 12)."""
+    """Both copies shown, neither able to reach the placer since: that card cannot be the one placed."""
     state = play(places(deal(6), 1), challenge(1, "AS"))  # true: seat 1 takes the AS
     state = play(state, place(1), place(2), challenge(3, "AS"))  # the other AS, a lie: seat 2 takes it back
     state = play(state, place(2), place(3))
@@ -630,7 +630,7 @@ def test_one_joker_followed_says_nothing_of_the_other() -> None:
 
 
 def test_a_joker_when_every_joker_is_elsewhere_is_refused() -> None:
-    """Both jokers shown and neither able to reach the placer since: the card placed is no joker (issue 12)."""
+    """Both jokers shown and neither able to reach the placer since: the card placed is no joker."""
     state = play(places(deal(3, jokers=2), 1), challenge(1, "X"))  # true: seat 1 takes the first joker
     state = play(state, place(1), place(2), challenge(0, "X"))  # the second, from seat 2: seat 0 takes the pile
     state = places(state, 3)  # seat 0 (A), seat 1 (2), seat 2 (3)

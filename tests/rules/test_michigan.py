@@ -446,7 +446,7 @@ def test_out_counts_use_swapped_sizes() -> None:
 
 
 def test_out_counts_less_a_prize_card_played() -> None:
-    """With 3 players every hand is 13 cards: a seat that played the AS holds at most 12 (issue 12)."""
+    """With 3 players every hand is 13 cards: a seat that played the AS holds at most 12."""
     state = run(deal(players=3, dealer=2), prize(1, "AS"))
     assert refused(state, out(0, [0, 13, 5])) == (
         "seat 1 played the AS this deal: at most 12 of their 13 cards left, not 13."

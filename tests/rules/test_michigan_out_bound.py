@@ -1,4 +1,4 @@
-"""Mičiganas, issue 12: the ``out`` counts know the prize cards each seat has played.
+"""Mičiganas: the ``out`` counts know the prize cards each seat has played.
 
 Over random legal deals (playout_michigan: a shuffled deck, swaps and misplays included),
 recorded by hand, the ``out`` entry is tried with every count from 1 to past the hand

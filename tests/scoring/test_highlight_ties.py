@@ -1,4 +1,4 @@
-"""Issue 14: a game's own highlight names everyone tied for it, in English and in Lithuanian.
+"""A game's own highlight names everyone tied for it, in English and in Lithuanian.
 
 Each game's highlights are built from the facts its ``FactQuery`` gathers (rows as the summary
 stores them) and worded by ``scoring.summary.describe``, as the summary's reader gets them.

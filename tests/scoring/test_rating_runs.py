@@ -1,4 +1,4 @@
-"""The worker rates the finished deals waiting in a row in one pass (issue 15): as many
+"""The worker rates the finished deals waiting in a row in one pass: as many
 statements for forty deals as for two, and the very ratings of rating them one by one."""
 
 from __future__ import annotations

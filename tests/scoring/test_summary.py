@@ -159,7 +159,7 @@ def test_rukas_lowest_card_taking_a_trick(club_setup: Any, on_commit: Any) -> No
     rukas_deal(club_setup, session, RUKAS_PLAN)
     summary = closed(club_setup, session, on_commit)
     highlight = build.for_reader(summary.data)["highlights"][0]
-    # Both deals' trick 1 was taken with a 2: both are named (issue 14, ties name everyone).
+    # Both deals' trick 1 was taken with a 2: both are named (ties name everyone).
     assert highlight == {"kind": "lowest_taker", "deal": 1, "trick": 1, "seat": 0, "rank": "2",
                          "tied": [{"seat": 0, "deal": 1, "trick": 1}, {"seat": 0, "deal": 2, "trick": 1}],
                          "text": "Lowest card to take a trick: a 2, by Ona (trick 1 of deal 1) and "

@@ -12,7 +12,7 @@ urlpatterns: list = [
     path("clubs/<slug:slug>/leaderboard/", api.LeaderboardView.as_view(), name="api-club-leaderboard"),
     path("clubs/<slug:slug>/head-to-head/", api.HeadToHeadView.as_view(), name="api-club-head-to-head"),
     path("clubs/<slug:slug>/members/<int:pk>/history/", api.MemberHistoryView.as_view(), name="api-member-history"),
-    # The summary's state, figures and CSV, and trying again (web/api/summary.py; issue 5).
+    # The summary's state, figures and CSV, and trying again (web/api/summary.py).
     path("sessions/<int:pk>/summary/", summary_api.SessionSummaryView.as_view(), name="api-session-summary"),
     path("sessions/<int:pk>/summary/retry/", summary_api.SessionSummaryRetryView.as_view(),
          name="api-session-summary-retry"),

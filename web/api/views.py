@@ -299,7 +299,7 @@ class DealEntriesView(APIView):
         added = services.entry_add(
             deal_id=pk, payload=payload, user=request.user, idempotency_key=key, expected_seq=expected
         )
-        presence.touch(request, pk)  # this device is recording the deal (issue 13)
+        presence.touch(request, pk)  # this device is recording the deal
         names = added.names if added.names is not None else selectors.seat_names(added.deal.session_id)
         body = {"entry": s.entry_data(added.entry, names),
                 "deal": selectors.deal_view(added.deal, names=names, state_view=added.view),

@@ -1,4 +1,4 @@
-"""The installable app (issue 13): the web app manifest, the service worker at the site's root
+"""The installable app: the web app manifest, the service worker at the site's root
 and the page it shows offline for a page never opened on the device.
 
 The worker's script is static/js/sw.js with one line put before it (``const SHELL = {...}``):

@@ -161,7 +161,7 @@ def engine_view(deal: Deal, version: str) -> tuple[dict[str, Any], int | None]:
     """The engine's view of the deal's snapshot and, once the deal is finished, the next deal's
     dealer, kept per deal version (``referee.screen_views``: the entry that made the version
     usually kept it already). Both come from one reading of the snapshot: a finished deal's
-    screen read it a second time for the dealer, on every GET (issue 15)."""
+    screen read it a second time for the dealer, on every GET."""
     found = screen_views.kept(deal, version)
     if found is not None:
         return found

@@ -43,14 +43,14 @@ def deal_page(request: HttpRequest, pk: int) -> HttpResponse:
         return _deal_post(request, deal, role)
     context = deal_context(deal, request.user, role)
     new_device = None
-    if can_record(role):  # a scorer's screen: this device is recording the deal (issue 13)
+    if can_record(role):  # a scorer's screen: this device is recording the deal
         context["presence"], new_device = presence.on_screen(request, deal.pk, deal.session.club_id)
         context["version"] = presence.versioned(str(context["version"]), context["presence"])
     if request.GET.get("fragment"):
         response = render(request, "referee/deal_live.html", context)
         response["X-Deal-Version"] = context["version"]
     else:
-        if context["can_record"]:  # what the tablet draws a deal from offline (issue 13)
+        if context["can_record"]:  # what the tablet draws a deal from offline
             context["offline_templates"] = offline_templates(
                 request, deal, context["names"], context["base_totals"], context["key"])
         response = render(request, "referee/deal.html", context)

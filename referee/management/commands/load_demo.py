@@ -105,7 +105,7 @@ class Command(BaseCommand):
             entries.append({"type": "misplay", "player": rng.randrange(players)})
         out = rng.randrange(players)
         sizes = view["hand_sizes"]
-        # A prize card played has left its player's hand (the referee's bound since issue 12).
+        # A prize card played has left its player's hand (a bound the referee keeps).
         played = [sum(1 for e in entries if e["type"] == "prize" and e["player"] == seat) for seat in range(players)]
         counts = [0 if seat == out else rng.randint(1, sizes[seat] - played[seat]) for seat in range(players)]
         entries.append({"type": "out", "player": out, "hand_counts": counts})

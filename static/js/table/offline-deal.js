@@ -1,5 +1,5 @@
 /* Starting a deal on the device (one job: a finished deal's next deal, begun offline). Split
-   out of offline.js (issue 13): the new deal gets a client id the server accepts later, its
+   out of offline.js: the new deal gets a client id the server accepts later, its
    start goes into the queue, and the screen becomes that fresh deal's page at once. */
 
 import { S, appUser, newKey, setSync } from "./shared.js";

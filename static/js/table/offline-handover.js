@@ -1,5 +1,5 @@
 /* What the sync says, on the screen (one job: the sync's news handed over to the scorer). Split
-   out of offline.js (issue 13): the status line, a conflict's dialog (one at a time), what was
+   out of offline.js: the status line, a conflict's dialog (one at a time), what was
    set aside, and the server's own screen back once this deal's entries are all on the server. */
 
 import { S, dealUrl, setSync } from "./shared.js";

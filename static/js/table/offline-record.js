@@ -1,6 +1,6 @@
 /* Recording an entry on the device (one job: an entry refereed by the tablet's engine, queued
    with its verdict, drawn at once), and the turn every change on the device waits for. Split
-   out of offline.js (issue 13): the busiest path offline, read on its own; undo
+   out of offline.js: the busiest path offline, read on its own; undo
    (offline-undo.js) takes its turn in the same line, so it imports inTurn from here. */
 
 import { S, appUser, newKey, seq, setSync } from "./shared.js";

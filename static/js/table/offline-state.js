@@ -1,5 +1,5 @@
 /* The device's state of the deal it shows, and its redraw (one job: what the device knows of
-   the shown deal, kept and drawn). Split out of offline.js (issue 13) because recording, undo,
+   the shown deal, kept and drawn). Split out of offline.js because recording, undo,
    a deal started here and the sync's hand-over all read and write this one state: it lives in
    one place (O) that each of them imports, and none of them imports another for it.
 

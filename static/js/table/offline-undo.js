@@ -1,5 +1,5 @@
 /* Undo on the device (one job: taking back the device's last entry while it still waits in
-   the queue). Split out of offline.js (issue 13): undo replays the deal from before this
+   the queue). Split out of offline.js: undo replays the deal from before this
    device's first entry and withdraws the entry from the queue, a path of its own. A stored
    entry is the server's to undo: online it goes there, offline the scorer is told so. */
 

@@ -1,5 +1,5 @@
 /* The engine's warm-up (one job: the first real tap offline pays for nothing that can be done
-   before it). Split out of offline.js (issue 13): once the engine is ready, the screen's state
+   before it). Split out of offline.js: once the engine is ready, the screen's state
    is read and one legal entry goes through the engine and the drawing, their answers dropped. */
 
 import { current } from "./shared.js";

@@ -10,7 +10,7 @@
    opens the server's page of a deal started here). Undo takes back the device's last entry
    while it still waits there; a stored one is the server's to undo.
 
-   One job per module (issue 13); each reads and writes the one state in offline-state.js, and
+   One job per module; each reads and writes the one state in offline-state.js, and
    none imports this entry point (tests/test_house.py checks the tablet's imports for cycles):
    offline-state.js   the device's state of the shown deal (kept in localStorage) and its redraw;
    offline-record.js  an entry recorded on the device, in turn;

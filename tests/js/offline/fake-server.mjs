@@ -4,7 +4,7 @@
    `online`/`offline`. The server keeps the API's promises that the sync relies on: a stored
    idempotency key is answered with the stored entry (200), a stale expected_seq is a 409
    with the current seq, and a deal start with a known client id returns the same deal
-   (what the server is to learn for issue 13). */
+   (what the server does). */
 
 export class FakeServer {
   constructor({ verdict = (payload) => ({ takes: payload.cards ? payload.cards.length % 4 : 0 }) } = {}) {
