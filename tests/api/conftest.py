@@ -87,3 +87,15 @@ class _AnyCode:
 
 
 ANY_CODE: Any = _AnyCode()
+
+
+@pytest.fixture
+def scorer_client(club_setup: dict[str, Any], client_for: Any) -> Any:
+    """The club's scorer, signed in with a token."""
+    return client_for(club_setup["users"]["scorer"])
+
+
+@pytest.fixture
+def rukas_deal(start_session: Any, start_deal: Any) -> Any:
+    """A two-player Rūkas deal (Ona and Jonas), started."""
+    return start_deal(start_session("rukas", ["Ona", "Jonas"]))

@@ -19,11 +19,6 @@ def deals_url(session: Any) -> str:
     return f"/api/sessions/{session.pk}/deals/"
 
 
-@pytest.fixture
-def scorer_client(club_setup: dict[str, Any], client_for: Any) -> Any:
-    return client_for(club_setup["users"]["scorer"])
-
-
 def test_a_retry_after_a_lost_answer_gets_the_same_deal(scorer_client: Any, start_session: Any) -> None:
     session = start_session("velnias", FOUR)
     first = scorer_client.post(deals_url(session), {"client_id": CLIENT, "idempotency_key": "start"}, format="json")

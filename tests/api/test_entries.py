@@ -43,18 +43,8 @@ RUKAS_DEAL = [
 
 
 @pytest.fixture
-def scorer_client(club_setup: dict[str, Any], client_for: Any) -> Any:
-    return client_for(club_setup["users"]["scorer"])
-
-
-@pytest.fixture
 def velnias_deal(start_session: Any, start_deal: Any) -> Deal:
     return start_deal(start_session("velnias", FOUR, stake=Decimal("0.10")))
-
-
-@pytest.fixture
-def rukas_deal(start_session: Any, start_deal: Any) -> Deal:
-    return start_deal(start_session("rukas", ["Ona", "Jonas"]))
 
 
 def post(client: Any, deal: Deal, body: Any) -> Any:

@@ -17,11 +17,6 @@ SEATS = ["Ona", "Jonas", "Rūta", "Petras"]  # A B C D of the seed
 SUITS = {"suits": ["S", "D", "H", "C"]}
 
 
-@pytest.fixture
-def scorer_client(club_setup: dict[str, Any], client_for: Any) -> Any:
-    return client_for(club_setup["users"]["scorer"])
-
-
 def post(client: Any, deal: Any, body: Any) -> Any:
     return client.post(f"/api/deals/{deal.pk}/entries/", body, format="json")
 

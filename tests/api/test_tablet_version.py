@@ -18,16 +18,6 @@ from .test_undo_correct import engine_state_after, record
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def scorer_client(club_setup: dict[str, Any], client_for: Any) -> Any:
-    return client_for(club_setup["users"]["scorer"])
-
-
-@pytest.fixture
-def rukas_deal(start_session: Any, start_deal: Any) -> Deal:
-    return start_deal(start_session("rukas", ["Ona", "Jonas"]))
-
-
 def mine(*tricks: list[str]) -> list[dict[str, Any]]:
     return [{"payload": {"type": "trick", "cards": cards}, "idempotency_key": f"tablet-{i}"}
             for i, cards in enumerate(tricks)]

@@ -19,16 +19,6 @@ from .test_entries import LAST_CARD, RUKAS_DEAL
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def scorer_client(club_setup: dict[str, Any], client_for: Any) -> Any:
-    return client_for(club_setup["users"]["scorer"])
-
-
-@pytest.fixture
-def rukas_deal(start_session: Any, start_deal: Any) -> Deal:
-    return start_deal(start_session("rukas", ["Ona", "Jonas"]))
-
-
 def record(client: Any, deal: Deal, tricks: list[tuple[list[str], int | None]]) -> None:
     for cards, _taker in tricks:
         response = client.post(f"/api/deals/{deal.pk}/entries/", {"type": "trick", "cards": cards}, format="json")

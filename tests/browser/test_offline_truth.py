@@ -26,10 +26,10 @@ from referee.models import Deal, Entry
 
 from .conftest import PHONE, TABLET, shoot
 from .offline_steps import open_ready, reload_offline
+from .test_offline_recording import velnias_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-NAMES = ["Ona", "Jonas", "Rūta", "Petras"]
 #: What the page's queue holds, and the keys this device had stored on the server.
 QUEUE = """async () => {
   const { openQueue } = await import("/static/js/offline/queue.js");
@@ -47,12 +47,13 @@ def velnias_deal(club_setup: dict[str, Any]) -> Deal:
     return services.deal_start(session=session, user=scorer)
 
 
-def velnias_end(page: Any, caller: int, counts: list[int]) -> None:
-    page.locator("label.tile", has_text="Last face-down card").click()
-    page.locator("[data-caller]").get_by_role("radio", name=NAMES[caller], exact=True).check()
-    for seat, count in enumerate(counts):
-        page.locator(f"#count-{seat}").fill(str(count))
-    page.get_by_role("button", name="Record the end of the deal").click()
+def ended_online(open_page: Any, club_setup: dict[str, Any], caller: int, counts: list[int]) -> tuple[Deal, Any]:
+    """A Velnias deal whose end the scorer recorded online, its screen open on the tablet."""
+    deal = velnias_deal(club_setup)
+    page = open_ready(open_page, club_setup["users"]["scorer"], f"/deals/{deal.pk}/")
+    velnias_end(page, caller, counts)
+    page.get_by_role("heading", name="Deal 1 is over").wait_for()
+    return deal, page
 
 
 def kept_note(page: Any) -> str:
@@ -201,10 +202,7 @@ def test_a_conflict_over_this_tablets_own_stored_entry_says_so_and_offers_what_c
 def test_the_sync_line_follows_real_answers_and_its_times_are_true(
     open_page: Any, club_setup: dict[str, Any], built_engine: dict[str, Any]
 ) -> None:
-    deal = velnias_deal(club_setup)
-    page = open_ready(open_page, club_setup["users"]["scorer"], f"/deals/{deal.pk}/")
-    velnias_end(page, 0, [1, 2, 3, 4])
-    page.get_by_role("heading", name="Deal 1 is over").wait_for()
+    deal, page = ended_online(open_page, club_setup, 0, [1, 2, 3, 4])
     saved_at = time.strftime("%H:%M")
     line = page.locator("#sync")
 
@@ -307,10 +305,7 @@ def test_the_sync_under_lost_answers_and_a_slow_network_stores_each_entry_once_i
 def test_a_deal_start_whose_answer_is_lost_is_the_deal_the_tablet_shows_and_the_server_starts_once(
     open_page: Any, club_setup: dict[str, Any], built_engine: dict[str, Any]
 ) -> None:
-    deal = velnias_deal(club_setup)
-    page = open_ready(open_page, club_setup["users"]["scorer"], f"/deals/{deal.pk}/")
-    velnias_end(page, 1, [2, 3, 4, 5])
-    page.get_by_role("heading", name="Deal 1 is over").wait_for()
+    deal, page = ended_online(open_page, club_setup, 1, [2, 3, 4, 5])
     lost: list[str] = []
 
     def lose_the_answer(route: Any) -> None:
