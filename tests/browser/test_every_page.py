@@ -101,28 +101,29 @@ def club_pages(club_setup: dict[str, Any]) -> list[tuple[str, str]]:
     return pages
 
 
-# Each theme once, one in each language (Lithuanian words run longer on a phone).
+# Each theme once, one in each language (Lithuanian words run longer on a phone); each size a
+# test of its own, so that the parallel workers share the pages.
+@pytest.mark.parametrize("size", [pytest.param(PHONE, id="phone"), pytest.param(TABLET, id="tablet")])
 @pytest.mark.parametrize(("theme", "language"), [("dark", "en"), ("light", "lt")])
 def test_every_page_passes_axe_and_fits_the_phone(browser: Any, live_server: Any, theme: str, language: str,
-                                                   club_pages: list[tuple[str, str]]) -> None:
+                                                   size: dict[str, int], club_pages: list[tuple[str, str]]) -> None:
     failures: list[str] = []
-    for size in (PHONE, TABLET):
-        context = browser.new_context(viewport=size, locale=language, base_url=live_server.url)
-        context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url},
-                             {"name": "theme", "value": theme, "url": live_server.url}])
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        for name, path in [("login", "/login/"), *club_pages]:
-            if name == "home":
-                sign_in(page, "admin")
-            else:
-                page.goto(path)
-            for check in (check_a11y, assert_fits):
-                try:
-                    checked(page, check)
-                except AssertionError as error:
-                    failures.append(f"{theme} {language} {size['width']} {path}: {error}")
-            if size is PHONE:
-                checked(page, lambda page, name=name: shoot(page, f"every-{theme}-{name}"))
-        context.close()
+    context = browser.new_context(viewport=size, locale=language, base_url=live_server.url)
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url},
+                         {"name": "theme", "value": theme, "url": live_server.url}])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    for name, path in [("login", "/login/"), *club_pages]:
+        if name == "home":
+            sign_in(page, "admin")
+        else:
+            page.goto(path)
+        for check in (check_a11y, assert_fits):
+            try:
+                checked(page, check)
+            except AssertionError as error:
+                failures.append(f"{theme} {language} {size['width']} {path}: {error}")
+        if size is PHONE:
+            checked(page, lambda page, name=name: shoot(page, f"every-{theme}-{name}"))
+    context.close()
     assert failures == [], "\n\n".join(failures)

@@ -121,7 +121,17 @@ def test_a_reload_in_the_middle_of_a_deal_loses_nothing(open_page: Any, club_set
     page.reload()
     page.get_by_text("Trick 3 of 13").wait_for()
     # The line says so once the device's queue has answered too (a moment later on a busy machine).
-    page.wait_for_function("document.querySelector('#sync').dataset.state === 'saved'", timeout=30_000)
+    try:
+        page.wait_for_function("document.querySelector('#sync').dataset.state === 'saved'", timeout=30_000)
+    except Exception as timeout:  # say what the line said instead, and what the device holds
+        said = page.evaluate("""async () => {
+          const line = document.querySelector('#sync');
+          const { openQueue } = await import('/static/js/offline/queue.js');
+          const queue = await openQueue();
+          return { state: line.dataset.state, text: line.textContent, waiting: (await queue.list()).length,
+                   pending: Object.keys(localStorage).filter((k) => k.startsWith('kortos.')) };
+        }""")
+        raise AssertionError(f"the sync line never said 'saved': {said}") from timeout
     entries = list(Entry.objects.filter(deal=deal, active=True).order_by("seq"))
     assert [e.payload["cards"] for e in entries] == [["3", "9", "9", "V", "4"], ["K", "D", "10", "8", "2"]]
     assert entries[1].idempotency_key == kept["key"]
