@@ -48,8 +48,9 @@ lint: setup
 	$(BIN)/mypy db referee scoring web config
 
 # The tests run in parallel, one worker per core (pytest-xdist; each worker has its own test
-# database, browser and live server); PYTEST_ARGS="-n 0" runs them in one process.
-PYTEST_ARGS ?= -n auto --dist worksteal
+# database and live server). The browser tests keep to one worker (tests/conftest.py), the
+# others share the rest. PYTEST_ARGS="-n 0" runs them all in one process.
+PYTEST_ARGS ?= -n auto --dist loadgroup
 
 test: lint
 	$(BIN)/pytest $(PYTEST_ARGS)
