@@ -48,11 +48,13 @@ def test_a_registered_game_needs_no_migration() -> None:
 
 def test_a_game_field_takes_only_a_game_of_the_registry() -> None:
     from django.core.exceptions import ValidationError
+    from django.utils import translation
 
     from referee.models import known_game
 
     known_game("rukas")
-    with pytest.raises(ValidationError, match="“highcard” is not a game this referee knows."):
+    refused = pytest.raises(ValidationError, match="“highcard” is not a game this referee knows.")
+    with translation.override("en"), refused:
         known_game(SLUG)
     rules.register(ENGINE)
     try:
