@@ -17,12 +17,29 @@ from .conftest import TABLET
 TIMER = (Path(__file__).resolve().parents[2] / "bench" / "tap_timer.js").read_text(encoding="utf-8")
 
 
+#: In the page: are the engine's files (its manifest's and Pyodide's main ones) kept by the
+#: service worker? A first visit loads them before the worker is in control; the worker keeps
+#: them in the background (sw.js's warmEngine), which on a busy machine takes a while.
+ENGINE_KEPT = """async () => {
+  const cache = await caches.open("kortos-engine-v1");
+  const kept = (await cache.keys()).map((r) => new URL(r.url).pathname);
+  const manifest = await (await fetch("/static/offline/engine.json")).json();
+  const names = [manifest.archive, manifest.catalogue, manifest.snapshot].filter(Boolean)
+    .map((n) => "/static/offline/" + n);
+  const pyodide = ["pyodide.asm.wasm", "python_stdlib.zip"].map((n) => `/static/offline/${manifest.pyodide}/${n}`);
+  return [...names, ...pyodide].every((path) => kept.includes(path));
+}"""
+
+
 def open_ready(open_page: Any, user: Any, url: str, size: dict[str, int] = TABLET, language: str = "en") -> Any:
     page = open_page(user, size=size, language=language)
     page.add_init_script(TIMER)
     page.goto(url)
     # The engine loads in the background; the screen says when it can referee offline.
     page.wait_for_selector("#deal[data-offline=ready]", state="attached", timeout=60_000)
+    # ... and a reload without the network finds it only once the worker has kept its files.
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=30_000)
+    page.wait_for_function(ENGINE_KEPT, timeout=60_000, polling=250)
     return page
 
 
