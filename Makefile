@@ -45,7 +45,7 @@ run: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict referee/rules
-	$(BIN)/mypy db referee scoring web config
+	$(BIN)/mypy db referee evenings scoring web config
 
 # The tests run in parallel, one worker per core (pytest-xdist; each worker has its own test
 # database and live server). The browser tests keep to one worker (tests/conftest.py), the

@@ -48,8 +48,10 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     # The floors, each importing only from the ones above it in this list's order reversed:
-    # the referee (and its pure rules), scoring, and the web on top (pages, API, exports).
+    # the referee (and its pure rules), club nights, scoring, and the web on top (pages, API,
+    # exports).
     "referee",
+    "evenings",
     "scoring",
     "web",
 ]

@@ -34,3 +34,18 @@ def test_rules_import_without_django_loaded() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
+
+
+def test_the_seating_draw_imports_only_the_standard_library() -> None:
+    """The club night's draw (evenings/draw.py) is pure like the rules: a fresh interpreter
+    loads it without Django."""
+    draw = RULES.parent.parent / "evenings" / "draw.py"
+    code = (
+        "import sys, importlib.util\n"
+        f"spec = importlib.util.spec_from_file_location('draw', r'{draw}')\n"
+        "mod = importlib.util.module_from_spec(spec); sys.modules['draw'] = mod; spec.loader.exec_module(mod)\n"
+        "mod.draw(mod.Facts(players=(1, 2, 3, 4), low=2, high=4, preferred=2, seed=1))\n"
+        "assert not any(name == 'django' or name.startswith('django.') for name in sys.modules), 'django loaded'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
