@@ -97,6 +97,9 @@ class Round(models.Model):
     #: Members the director placed: member id -> [table, seat] (0-based); a redraw keeps them.
     fixed = models.JSONField(default=dict)
     drawn_at = models.DateTimeField(default=timezone.now)
+    #: One more at every change (draw, swap, start): a write that names the version it saw is
+    #: refused when another screen changed the round first (a retried swap never swaps back).
+    version = models.PositiveIntegerField(default=1)
     started_at = models.DateTimeField(null=True, blank=True)
     started_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
 

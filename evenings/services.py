@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from referee import services as referee
-from referee.errors import NotFound, Refusal
+from referee.errors import Conflict, NotFound, Refusal
 from referee.models import Club, Member, Role, Session, SessionStatus
 from referee.permissions import require_role
 from referee.rules import GAMES, IllegalEntry
@@ -190,6 +190,7 @@ def _draw_into(
     waiting.byes = list(result.byes)
     waiting.fixed = {str(m): list(seat) for m, seat in fixed.items()}
     waiting.drawn_at = timezone.now()
+    waiting.version = waiting.version + 1 if waiting.pk else 1
     waiting.save()
     waiting.tables.all().delete()
     RoundTable.objects.bulk_create(
@@ -221,14 +222,14 @@ def _where(tables: Sequence[Sequence[int]], byes: Sequence[int], member_id: int)
     raise Refusal(_("That member is not in this round's draw."))
 
 
-def round_swap(*, round: Round, first: Member, second: Member, user: Any) -> Round:
+def round_swap(*, round: Round, first: Member, second: Member, user: Any, expected_version: int | None = None) -> Round:
     """The director swaps two players (seats, tables or a bye); both stay where they were put
     if the round is drawn again. The round's costs are measured again, so the screen shows
     what the change costs against the draw."""
     require_role(user, round.evening.club, Role.SCORER)
     with transaction.atomic():
         _lock(round.evening)
-        waiting = _waiting(round)
+        waiting = _waiting(round, expected_version)
         tables, byes = _seating(waiting)
         (t1, s1), (t2, s2) = _where(tables, byes, first.pk), _where(tables, byes, second.pk)
         here, there = (byes if t1 == BYE else tables[t1]), (byes if t2 == BYE else tables[t2])
@@ -241,7 +242,8 @@ def round_swap(*, round: Round, first: Member, second: Member, user: Any) -> Rou
         facts = evening_facts.from_json(waiting.facts)
         waiting.costs = {k: round_to(v) for k, v in seat_cost(facts, tables, byes).items()}
         waiting.byes = byes
-        waiting.save(update_fields=["costs", "byes", "fixed"])
+        waiting.version += 1
+        waiting.save(update_fields=["costs", "byes", "fixed", "version"])
         for number, table in enumerate(tables, 1):
             RoundTable.objects.filter(round=waiting, number=number).update(seats=table)
     return waiting
@@ -251,8 +253,11 @@ def round_to(value: float) -> float:
     return round(value, 4)
 
 
-def _waiting(round_: Round) -> Round:
+def _waiting(round_: Round, expected_version: int | None = None) -> Round:
     waiting = Round.objects.select_for_update().get(pk=round_.pk)
+    if expected_version is not None and expected_version != waiting.version:
+        raise Conflict(_("The round was changed on another screen; look at it again before changing it."),
+                       code="stale_round", version=waiting.version)
     if waiting.started_at is not None:
         raise Refusal(
             _("Round %(number)s has started; only rounds not yet played change.") % {"number": waiting.number},
@@ -261,13 +266,13 @@ def _waiting(round_: Round) -> Round:
     return waiting
 
 
-def round_start(*, round: Round, user: Any) -> Round:
+def round_start(*, round: Round, user: Any, expected_version: int | None = None) -> Round:
     """Start the round: one session per table, its seats in the drawn order, the evening's house
     rules and stake. The round before must be finished (every table's session closed)."""
     require_role(user, round.evening.club, Role.SCORER)
     with transaction.atomic():
         evening = _lock(round.evening)
-        waiting = _waiting(round)
+        waiting = _waiting(round, expected_version)
         before = (
             evening.round_set.filter(number__lt=waiting.number, started_at__isnull=False).order_by("-number").first()
         )
@@ -301,7 +306,8 @@ def round_start(*, round: Round, user: Any) -> Round:
             table.save(update_fields=["session"])
         waiting.started_at = timezone.now()
         waiting.started_by = user
-        waiting.save(update_fields=["started_at", "started_by"])
+        waiting.version += 1
+        waiting.save(update_fields=["started_at", "started_by", "version"])
     return waiting
 
 

@@ -363,3 +363,10 @@ def recompute(*, club_id: int, game: str) -> int:
         stream.stale = False
         stream.save(update_fields=["last_seq", "stale", "updated_at"])
         return rated
+
+
+def strengths(*, club_id: int, game: str) -> dict[int, float]:
+    """Each rated member's conservative rating (the ordinal) in a game: what the club night's draw
+    spreads over the tables. Members never rated are missing (the draw counts them as 0)."""
+    return {member_id: ordinal(mu, sigma) for member_id, mu, sigma in
+            Rating.objects.filter(club_id=club_id, game=game).values_list("member_id", "mu", "sigma")}

@@ -29,10 +29,12 @@ def row_counts() -> dict[str, int]:
     """How many rows each table the API writes holds: proof that a refused request stored nothing."""
     from django.contrib.auth import get_user_model
 
+    from evenings.models import Evening, EveningPlayer, Round, RoundTable
     from referee.models import Club, Deal, DealChange, Entry, Member, Seat, Session
     from scoring.models import DealResult
 
-    models = [Club, Member, Session, Seat, Deal, Entry, DealChange, DealResult, get_user_model()]
+    models = [Club, Member, Session, Seat, Deal, Entry, DealChange, DealResult, get_user_model(),
+              Evening, EveningPlayer, Round, RoundTable]
     return {model.__name__: model.objects.count() for model in models}
 
 

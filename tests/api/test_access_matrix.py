@@ -21,6 +21,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from referee import services
+from tests.evenings.world import drawn_evening
 
 pytestmark = pytest.mark.django_db
 
@@ -94,6 +95,20 @@ MATRIX: list[Op] = [
     _write("POST", "/api/deals/{id}/tablet-version/", lambda w: f"/api/deals/{w['running']}/tablet-version/",
            {"expected_seq": 1, "since_seq": 0, "entries": [
                {"payload": {"type": "trick", "cards": ["2", "3", "4", "6"]}, "idempotency_key": "tablet-1"}]}, 200),
+    _reads("/api/clubs/{slug}/evenings/", lambda w: "/api/clubs/vilnius/evenings/"),
+    _write("POST", "/api/clubs/{slug}/evenings/", lambda w: "/api/clubs/vilnius/evenings/",
+           lambda w: {"game": "velnias", "members": [w["ona"], w["jonas"], w["petras"]]}, 201),
+    _reads("/api/evenings/{id}/", lambda w: f"/api/evenings/{w['evening']}/"),
+    _reads("/api/evenings/{id}/standings/", lambda w: f"/api/evenings/{w['evening']}/standings/"),
+    _write("POST", "/api/evenings/{id}/arrivals/", lambda w: f"/api/evenings/{w['evening']}/arrivals/",
+           lambda w: {"member": w["marius"]}, 200),
+    _write("POST", "/api/evenings/{id}/departures/", lambda w: f"/api/evenings/{w['evening']}/departures/",
+           lambda w: {"member": w["petras"]}, 200),
+    _write("POST", "/api/evenings/{id}/rounds/", lambda w: f"/api/evenings/{w['evening']}/rounds/", {"seed": 3}, 201),
+    _write("POST", "/api/evenings/{id}/close/", lambda w: f"/api/evenings/{w['evening']}/close/", None, 200),
+    _write("POST", "/api/rounds/{id}/swap/", lambda w: f"/api/rounds/{w['round']}/swap/",
+           lambda w: {"first": w["ona"], "second": w["petras"]}, 200),
+    _write("POST", "/api/rounds/{id}/start/", lambda w: f"/api/rounds/{w['round']}/start/", {}, 200),
     # The engine's version is public: a tablet asks before it signs in, and it names no club.
     Op("GET", "/api/engine/", lambda w: "/api/engine/", None, (200, 200, 200, 200, 200)),
 ]
@@ -133,8 +148,10 @@ def world(club_setup: dict[str, Any]) -> dict[str, Any]:
     services.entry_add(deal_id=their_deal.pk, user=outsider, payload={
         "type": "end", "condition": "empty_hand", "player": 1, "hand_counts": [6, 0, 3]})
     services.session_close(session=kaunas, user=outsider)
+    evening, drawn = drawn_evening(club_setup)
     cache.clear()  # the token endpoint's throttle starts empty
     return {
+        "evening": evening.pk, "round": drawn.pk, "marius": members["Marius"].pk,
         **club_setup, "velnias": velnias.pk, "rukas": rukas.pk, "running": running.pk, "idle": idle.pk,
         "fresh": fresh.pk, "waiting": waiting.pk, "kaunas": kaunas.pk, "their_deal": their_deal.pk,
         "ona": members["admin"].pk, "jonas": members["scorer"].pk, "petras": members["Petras"].pk,

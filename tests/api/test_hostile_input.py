@@ -17,6 +17,7 @@ import pytest
 from django.test import override_settings
 
 from tests.api.conftest import FOUR, row_counts
+from tests.evenings.world import drawn_evening
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +34,9 @@ def world(club_setup: dict[str, Any], start_session: Callable[..., Any], start_d
     deal = start_deal(session)
     services.entry_add(deal_id=deal.pk, user=club_setup["users"]["scorer"],
                        payload={"type": "trick", "cards": ["2", "3"]})
-    return {"session": session, "deal": deal, "member": club_setup["members"]["member"], **club_setup}
+    evening, drawn = drawn_evening(club_setup)
+    return {"session": session, "deal": deal, "member": club_setup["members"]["member"], "evening": evening,
+            "round": drawn, **club_setup}
 
 
 def _state(world: dict[str, Any]) -> Any:
@@ -57,7 +60,9 @@ def _body_operations(world: dict[str, Any]) -> list[tuple[str, str, str]]:
         for method, operation in methods.items():
             if "requestBody" not in operation:
                 continue
-            owner = "member" if "/members/{id}/" in path else "deal" if path.startswith("/api/deals/") else "session"
+            owner = ("member" if "/members/{id}/" in path else "deal" if path.startswith("/api/deals/")
+                     else "evening" if path.startswith("/api/evenings/") else "round" if path.startswith("/api/rounds/")
+                     else "session")
             address = path.replace("{id}", str(world[owner].pk))
             for key, value in ids.items():
                 address = address.replace(key, value)

@@ -109,6 +109,12 @@ def _money_field(pattern: str, example: str) -> type[serializers.DecimalField]:
     class MoneyField(serializers.DecimalField):
         default_error_messages = {"not_text": f'Give an amount as text, e.g. "{example}".'}
 
+        def validate_empty_values(self, data: Any) -> Any:
+            # DRF reads "" as null where null is allowed; the schema's pattern refuses "".
+            if _from_json(self) and data == "":
+                self.fail("not_text")
+            return super().validate_empty_values(data)
+
         def to_internal_value(self, data: Any) -> Any:
             if _from_json(self) and not isinstance(data, str):
                 self.fail("not_text")

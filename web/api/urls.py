@@ -1,6 +1,6 @@
 from django.urls import path
 
-from web.api import engine, tablet_version, views
+from web.api import engine, evenings, tablet_version, views
 
 urlpatterns = [
     path("auth/token/", views.TokenView.as_view(), name="api-token"),
@@ -9,6 +9,15 @@ urlpatterns = [
     path("clubs/<slug:slug>/", views.ClubDetailView.as_view(), name="api-club"),
     path("clubs/<slug:slug>/members/", views.MemberListView.as_view(), name="api-members"),
     path("clubs/<slug:slug>/members/<int:pk>/", views.MemberDetailView.as_view(), name="api-member"),
+    path("clubs/<slug:slug>/evenings/", evenings.EveningListView.as_view(), name="api-evenings"),
+    path("evenings/<int:pk>/", evenings.EveningDetailView.as_view(), name="api-evening"),
+    path("evenings/<int:pk>/arrivals/", evenings.EveningArriveView.as_view(), name="api-evening-arrive"),
+    path("evenings/<int:pk>/departures/", evenings.EveningLeaveView.as_view(), name="api-evening-leave"),
+    path("evenings/<int:pk>/rounds/", evenings.EveningDrawView.as_view(), name="api-evening-draw"),
+    path("evenings/<int:pk>/close/", evenings.EveningCloseView.as_view(), name="api-evening-close"),
+    path("evenings/<int:pk>/standings/", evenings.EveningStandingsView.as_view(), name="api-evening-standings"),
+    path("rounds/<int:pk>/swap/", evenings.RoundSwapView.as_view(), name="api-round-swap"),
+    path("rounds/<int:pk>/start/", evenings.RoundStartView.as_view(), name="api-round-start"),
     path("sessions/", views.SessionListView.as_view(), name="api-sessions"),
     path("sessions/<int:pk>/", views.SessionDetailView.as_view(), name="api-session"),
     path("sessions/<int:pk>/deals/", views.SessionDealsView.as_view(), name="api-session-deals"),
