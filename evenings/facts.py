@@ -38,31 +38,35 @@ def played_rounds(evening: Evening) -> list[Round]:
 
 def gather(
     evening: Evening, *, seed: int, strengths: Mapping[int, float], fixed: Mapping[int, tuple[int, int]]
-) -> Facts:
+) -> tuple[Facts, dict[str, list[list[int]]]]:
+    """The draw's facts, and the meetings behind them split as a person reads them (pairs who met
+    tonight, and at the club's sessions of the last month), for the screen's explanation."""
     players = present(evening)
     rules_low, rules_high = _range(evening)
-    rounds = played_rounds(evening)
-    met: dict[tuple[int, int], float] = defaultdict(float)
+    tonight: Counter[tuple[int, int]] = Counter()
     positions: dict[int, list[int]] = {}
     byes: Counter[int] = Counter()
     tonight_sessions = []
-    for played in rounds:
+    for played in played_rounds(evening):
         byes.update(played.byes)
         for table in played.tables.all():
             tonight_sessions.append(table.session_id)
-            for a, b in combinations(table.seats, 2):
-                met[pair(a, b)] += TONIGHT
+            tonight.update(pair(a, b) for a, b in combinations(table.seats, 2))
             for seat, member in enumerate(table.seats[:2]):
                 positions.setdefault(member, [0, 0])[seat] += 1
-    for a, b, times in _recent_meetings(evening, set(players), exclude=tonight_sessions):
-        met[(a, b)] += RECENTLY * times
+    recently = _recent_meetings(evening, set(players), exclude=tonight_sessions)
+    met: dict[tuple[int, int], float] = defaultdict(float)
+    for key, times in tonight.items():
+        met[key] += TONIGHT * times
+    for key, times in recently.items():
+        met[key] += RECENTLY * times
     apart = frozenset(
         (first, second)
         for first, second in KeptApart.objects.filter(
             club=evening.club, first__in=players, second__in=players
         ).values_list("first_id", "second_id")
     )
-    return Facts(
+    facts = Facts(
         players=tuple(players),
         low=rules_low,
         high=rules_high,
@@ -75,6 +79,11 @@ def gather(
         byes=dict(byes),
         fixed=dict(fixed),
     )
+    split = {
+        "tonight": [[a, b, n] for (a, b), n in sorted(tonight.items())],
+        "recently": [[a, b, n] for (a, b), n in sorted(recently.items())],
+    }
+    return facts, split
 
 
 def _range(evening: Evening) -> tuple[int, int]:
@@ -82,7 +91,7 @@ def _range(evening: Evening) -> tuple[int, int]:
     return rules.min_players, rules.max_players
 
 
-def _recent_meetings(evening: Evening, players: set[int], *, exclude: list[int | None]) -> list[tuple[int, int, int]]:
+def _recent_meetings(evening: Evening, players: set[int], *, exclude: list[int | None]) -> Counter[tuple[int, int]]:
     """Pairs of tonight's players who sat at one session of the club in the last month."""
     since = timezone.now() - timedelta(days=RECENT_DAYS)
     tables: dict[int, list[int]] = {}
@@ -95,7 +104,7 @@ def _recent_meetings(evening: Evening, players: set[int], *, exclude: list[int |
     counted: Counter[tuple[int, int]] = Counter()
     for members in tables.values():
         counted.update(pair(a, b) for a, b in combinations(sorted(members), 2))
-    return [(a, b, times) for (a, b), times in counted.items()]
+    return counted
 
 
 def to_json(facts: Facts) -> dict[str, Any]:

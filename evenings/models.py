@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from referee.models import Club, Member, Session, known_game
+from referee.models import Club, Member, Session, game_name, known_game
 
 
 class ByeScore(models.TextChoices):
@@ -52,6 +52,9 @@ class Evening(models.Model):
 
     class Meta:
         ordering = ["-day", "-pk"]
+
+    def get_game_display(self) -> str:
+        return game_name(self.game)
 
 
 class EveningPlayer(models.Model):

@@ -34,3 +34,8 @@ def club_evenings(club_id: int, *, limit: int) -> list[Evening]:
 def names(evening: Evening) -> dict[int, str]:
     """Every club member's name by id (a seat's member may have left the evening since)."""
     return dict(Member.objects.filter(club_id=evening.club_id).values_list("pk", "name"))
+
+
+def table_of(session_id: int) -> RoundTable | None:
+    """The club night's table a session is (its round and evening), or None for a lone session."""
+    return RoundTable.objects.select_related("round__evening").filter(session_id=session_id).first()

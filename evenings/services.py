@@ -178,13 +178,14 @@ def _draw_into(
     evening: Evening, waiting: Round, *, seed: int, strengths: Mapping[Any, float], fixed: Mapping[int, tuple[int, int]]
 ) -> None:
     strengths = {int(member): value for member, value in strengths.items()}
-    facts = evening_facts.gather(evening, seed=seed, strengths=strengths, fixed=fixed)
+    facts, meetings = evening_facts.gather(evening, seed=seed, strengths=strengths, fixed=fixed)
     try:
         result = draw(facts)
     except DrawImpossible as error:
         raise Refusal(_draw_refusal(error, facts), code="draw_impossible") from error
     waiting.seed = seed
-    waiting.facts = {**evening_facts.to_json(facts), "strength_in": {str(m): v for m, v in strengths.items()}}
+    waiting.facts = {**evening_facts.to_json(facts), "strength_in": {str(m): v for m, v in strengths.items()},
+                     **meetings}
     waiting.costs = dict(result.costs)
     waiting.drawn_costs = dict(result.costs)
     waiting.byes = list(result.byes)

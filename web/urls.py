@@ -3,7 +3,18 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web.pages import app_shell, club, corrections, deal_start, invitation, members, recording, session, session_start
+from web.pages import (
+    app_shell,
+    club,
+    corrections,
+    deal_start,
+    evenings,
+    invitation,
+    members,
+    recording,
+    session,
+    session_start,
+)
 from web.pages import audit as audit_views
 from web.pages.login import RateLimitedLoginView
 
@@ -23,6 +34,16 @@ urlpatterns = [
     path("invitation/", invitation.invitation_code, name="invitation-code"),
     path("invitation/<str:code>/", invitation.invitation_page, name="invitation"),
     path("clubs/<slug:slug>/sessions/new/", session_start.session_new, name="session-new"),
+    path("clubs/<slug:slug>/evenings/new/", evenings.evening_new, name="evening-new"),
+    path("evenings/<int:pk>/", evenings.evening_page, name="evening"),
+    path("evenings/<int:pk>/wall/", evenings.evening_wall, name="evening-wall"),
+    path("evenings/<int:pk>/tables/<int:number>/", evenings.evening_table, name="evening-table"),
+    path("evenings/<int:pk>/arrive/", evenings.evening_arrive, name="evening-arrive"),
+    path("evenings/<int:pk>/leave/", evenings.evening_leave, name="evening-leave"),
+    path("evenings/<int:pk>/draw/", evenings.evening_draw, name="evening-draw"),
+    path("evenings/<int:pk>/swap/", evenings.evening_swap, name="evening-swap"),
+    path("evenings/<int:pk>/start/", evenings.evening_start, name="evening-start"),
+    path("evenings/<int:pk>/close/", evenings.evening_close, name="evening-close"),
     path("sessions/<int:pk>/", session.session_page, name="session"),
     path("sessions/<int:pk>/live/", session.session_live, name="session-live"),
     path("sessions/<int:pk>/audit/", audit_views.audit_page, name="session-audit"),

@@ -7,12 +7,14 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from evenings import selectors as evening_selectors
 from referee import selectors
 from referee.models import Role, SessionStatus
 from web.pages.access import can_record, club_or_404
 
-#: How many of the club's latest sessions its page lists.
+#: How many of the club's latest sessions, and club nights, its page lists.
 SESSIONS_SHOWN = 30
+EVENINGS_SHOWN = 10
 
 
 @login_required
@@ -33,6 +35,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "referee/club.html", {
         "club": club, "role": role, "can_record": can_record(role),
         "open_sessions": open_sessions, "closed_sessions": closed_sessions,
+        "evenings": evening_selectors.club_evenings(club.pk, limit=EVENINGS_SHOWN),
     })
 
 

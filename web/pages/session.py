@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from evenings import selectors as evening_selectors
 from referee import selectors, services
 from referee.errors import NotFound, Refusal
 from referee.games import PAGES
@@ -85,6 +86,7 @@ def session_page_response(request: HttpRequest, session: Session, *, error: str 
     role = club_role(request.user, session.club) or Role.MEMBER
     context = session_context(session, role)
     context["error"] = error
+    context["night"] = evening_selectors.table_of(session.pk)
     return render(request, "referee/session.html", context, status=status)
 
 
