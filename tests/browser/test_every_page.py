@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 
+from evenings import services as evenings
 from referee import services
 from referee.models import Deal
 from referee.rules import GAMES
+from tests.evenings.world import drawn_evening
 
 from .conftest import PHONE, TABLET, check_a11y, shoot, sign_in
 
@@ -90,6 +92,15 @@ def club_pages(club_setup: dict[str, Any]) -> list[tuple[str, str]]:
              ("leaderboard-velnias", "/clubs/vilnius/leaderboard/?game=velnias&min_deals=1"),
              ("leaderboard-wall", "/clubs/vilnius/leaderboard/?min_deals=1&wall=1"),
              ("member", f"/clubs/vilnius/members/{m['admin'].pk}/?vs={m['scorer'].pk}")]
+    evening, drawn = drawn_evening(club_setup)
+    evenings.round_start(round=drawn, user=admin)
+    first_table = drawn.tables.order_by("number").first().session
+    deal = services.deal_start(session=first_table, user=admin)
+    services.entry_add(deal_id=deal.pk, user=admin, payload={
+        "type": "end", "condition": "empty_hand", "player": 0, "hand_counts": [0, 2, 4, 6]})
+    evenings.round_draw(evening=evening, user=admin, seed=2)
+    pages += [("evening-new", "/clubs/vilnius/evenings/new/"), ("evening", f"/evenings/{evening.pk}/"),
+              ("evening-wall", f"/evenings/{evening.pk}/wall/")]
     for game, session in sessions.items():
         pages += [(f"session-{game}", f"/sessions/{session.pk}/"), (f"audit-{game}", f"/sessions/{session.pk}/audit/")]
         deals = list(Deal.objects.filter(session=session).order_by("number"))

@@ -253,7 +253,7 @@ def test_live_mode_in_lithuanian_card_by_card_offline(
     page.locator('details[data-keep-open="movements"] summary').click()
     movements = movement_list(page)
     assert movements[:2] == ["Žetonų pervedimai šiame padalijime (44)",
-                             "Paskutiniai 40 iš 44; visus rasite vakaro apskaitoje."]
+                             "Paskutiniai 40 iš 44; visus rasite partijos apskaitoje."]
     assert len(movements[2]) == 40
     check_a11y(page)
     times = verdict_times(page)

@@ -76,7 +76,7 @@ def test_a_refusal_is_shown_next_to_its_form_and_stores_nothing(page: Any, start
     )
     lithuanian = page(club_setup["users"]["scorer"], "lt").post(f"/deals/{deal.pk}/", form)
     assert error_slot(lithuanian.content.decode(), "trick") == (
-        "„Q“ – angliška rango raidė, bet šį vakarą kortos rašomos lietuviškai: "
+        "„Q“ – angliška rango raidė, bet šioje partijoje kortos rašomos lietuviškai: "
         "V (valetas), D (dama), K (karalius), T (tūzas)."
     )
     assert Entry.objects.filter(deal=deal).count() == 0

@@ -172,7 +172,7 @@ def _explained(waiting: Round, names: dict[int, str]) -> list[str]:
     lines = []
     ranked = sorted(counts.items(), key=lambda item: (-(item[1][0] * 2 + item[1][1]), sorted(item[0])))
     apart = [(pair, c) for pair, c in ranked if pair not in together][:3]
-    again = [(pair, c) for pair, c in ranked if pair in together]
+    again = [(pair, c) for pair, c in ranked if pair in together][:3]
     for pair, (tonight, recently) in apart + again:
         a, b = sorted(names.get(m, "?") for m in pair)
         when = _met(tonight, recently)
