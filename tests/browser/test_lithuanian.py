@@ -55,8 +55,8 @@ def test_a_cheat_refusal_in_lithuanian(open_page: Any, club_setup: dict[str, Any
     error = page.locator('[data-error-for="challenge"]')
     error.wait_for()
     assert error.inner_text() == (
-        "„Q“ – angliška rango raidė, bet šioje partijoje kortos rašomos lietuviškai: V (valetas), D (dama), K (karalius), "
-        "T (tūzas)."
+        "„Q“ – angliška rango raidė, bet šioje partijoje kortos rašomos lietuviškai: "
+        "V (valetas), D (dama), K (karalius), T (tūzas)."
     )
     shoot(page, "lt-cheat-refused")
     check_a11y(page)
