@@ -256,3 +256,19 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"Invitation for {self.member}"
+
+
+class SeatChange(models.Model):
+    """A seat's member corrected after entries were recorded (the wrong member on seat 3): the
+    entries stand, the seat's member changes, and this row says who changed it, when, from whom
+    to whom. Never deleted; a mistaken correction is corrected again."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seat_changes")
+    seat = models.PositiveSmallIntegerField()
+    was = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    now = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]

@@ -19,3 +19,6 @@ session_closed = Signal()
 session_reopened = Signal()
 #: An entry was stored in a deal (``deal``, its snapshot saved), by whatever path stored it.
 entry_stored = Signal()
+#: A seat's member was corrected (``session``, ``seat``, ``was`` and ``now`` member ids); the
+#: deals' signals have already told scoring; a club night's table follows the seat.
+seat_corrected = Signal()

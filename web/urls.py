@@ -50,6 +50,7 @@ urlpatterns = [
     path("sessions/<int:pk>/deals/new/", deal_start.deal_new, name="deal-new"),
     path("sessions/<int:pk>/close/", session.session_close, name="session-close"),
     path("sessions/<int:pk>/reopen/", session.session_reopen, name="session-reopen"),
+    path("sessions/<int:pk>/seats/", session.session_seat, name="session-seat"),
     path("deals/<int:pk>/", recording.deal_page, name="deal"),
     path("deals/<int:pk>/live/", recording.deal_live, name="deal-live"),
     path("deals/<int:pk>/preview/", recording.deal_preview, name="deal-preview"),

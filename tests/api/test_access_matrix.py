@@ -77,6 +77,8 @@ MATRIX: list[Op] = [
     _write("POST", "/api/sessions/{id}/deals/", lambda w: f"/api/sessions/{w['idle']}/deals/", {}, 201),
     _write("POST", "/api/sessions/{id}/close/", lambda w: f"/api/sessions/{w['idle']}/close/", None, 200),
     _write("POST", "/api/sessions/{id}/reopen/", lambda w: f"/api/sessions/{w['velnias']}/reopen/", None, 200),
+    _write("POST", "/api/sessions/{id}/seats/", lambda w: f"/api/sessions/{w['idle']}/seats/",
+           lambda w: {"seat": 0, "member": w["marius"]}, 200),
     _reads("/api/sessions/{id}/audit/", lambda w: f"/api/sessions/{w['rukas']}/audit/"),
     _reads("/api/sessions/{id}/standings/", lambda w: f"/api/sessions/{w['velnias']}/standings/"),
     _reads("/api/sessions/{id}/ledger/", lambda w: f"/api/sessions/{w['velnias']}/ledger/"),

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from evenings.models import Evening, Round
-from referee.models import Session
+from referee.models import Member, Session
 
 pytestmark = pytest.mark.django_db
 
@@ -110,3 +110,29 @@ def test_refusals_say_why_and_store_nothing(scorer: Any, client_for: Any, club_s
     assert Round.objects.count() == 0
     other = client_for(club_setup["users"]["outsider"])
     assert other.get(f"/api/evenings/{evening['id']}/").status_code == 404
+
+
+def test_a_seat_corrected_on_a_table_of_the_night_moves_the_table_and_the_standings(
+        scorer: Any, club_setup: dict[str, Any]) -> None:
+    evening = open_evening(scorer, club_setup)
+    drawn = scorer.post(f"/api/evenings/{evening['id']}/rounds/", {"seed": 7}, format="json").json()
+    started = scorer.post(f"/api/rounds/{drawn['id']}/start/", {}, format="json").json()
+    table = started["tables"][0]
+    deal = scorer.post(f"/api/sessions/{table['session']}/deals/", {}, format="json").json()
+    scorer.post(f"/api/deals/{deal['id']}/entries/",
+                {"type": "end", "condition": "empty_hand", "player": 0, "hand_counts": [0, 1, 2, 3]}, format="json")
+    winner = table["seats"][0]
+    response = scorer.post(f"/api/sessions/{table['session']}/seats/", {"seat": 0, "member": winner}, format="json")
+    assert response.json() == {"error": f"{names(club_setup)[winner]} already sits on seat 1.", "code": "refused"}
+    stranger = Member.objects.create(club=club_setup["club"], name="Svečias")
+    response = scorer.post(f"/api/sessions/{table['session']}/seats/", {"seat": 0, "member": stranger.pk},
+                           format="json")
+    assert response.status_code == 200 and response.json()["players"][0] == stranger.pk
+    assert Round.objects.get(pk=drawn["id"]).tables.get(number=1).seats[0] == stranger.pk
+    rows = scorer.get(f"/api/evenings/{evening['id']}/standings/").json()["rows"]
+    assert rows[0]["name"] == "Svečias" and rows[0]["score"] == 1.0
+    assert winner not in [row["member"] for row in rows]
+
+
+def names(club_setup: dict[str, Any]) -> dict[int, str]:
+    return {m.pk: m.name for m in club_setup["members"].values()}

@@ -210,3 +210,8 @@ class EntryRequestSerializer(serializers.Serializer[Any]):
 
 class ExpectedSeqSerializer(serializers.Serializer[Any]):
     expected_seq = f.IntegerField(required=False, min_value=0)
+
+
+class SeatCorrectSerializer(serializers.Serializer[Any]):
+    seat = f.IntegerField(min_value=0, max_value=7, help_text="The seat (0-based) whose member was wrong.")
+    member = f.IntegerField(min_value=1, max_value=2**31 - 1, help_text="The member who really sat there.")

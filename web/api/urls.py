@@ -23,6 +23,7 @@ urlpatterns = [
     path("sessions/<int:pk>/deals/", views.SessionDealsView.as_view(), name="api-session-deals"),
     path("sessions/<int:pk>/close/", views.SessionCloseView.as_view(), name="api-session-close"),
     path("sessions/<int:pk>/reopen/", views.SessionReopenView.as_view(), name="api-session-reopen"),
+    path("sessions/<int:pk>/seats/", views.SessionSeatView.as_view(), name="api-session-seats"),
     path("sessions/<int:pk>/audit/", views.SessionAuditView.as_view(), name="api-session-audit"),
     path("deals/<int:pk>/", views.DealDetailView.as_view(), name="api-deal"),
     path("deals/<int:pk>/entries/", engine.versioned(views.DealEntriesView.as_view()), name="api-deal-entries"),

@@ -22,6 +22,7 @@ from referee import deal_starts, membership, selectors, services
 from referee.errors import NotFound, Refusal
 from referee.models import Club, Deal, Member, Role, Session, SessionStatus
 from referee.permissions import club_role, require_role
+from referee.seat_corrections import seat_correct
 from web import presence
 from web.api import serializers as s
 
@@ -215,6 +216,20 @@ class SessionCloseView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         session = services.session_close(session=_session_for(request.user, pk), user=request.user)
         return Response(s.SessionSerializer(session).data)
+
+
+class SessionSeatView(APIView):
+    @extend_schema(request=s.SeatCorrectSerializer, responses={200: s.SessionSerializer, **ERRORS}, tags=["sessions"],
+                   summary="Correct a seat's member after entries were recorded (the entries stand)")
+    def post(self, request: Request, pk: int) -> Response:
+        session = _session_for(request.user, pk)
+        data = s.SeatCorrectSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        member = Member.objects.filter(club=session.club, pk=data.validated_data["member"]).first()
+        if member is None:
+            raise NotFound(_("No member %(id)s in this club.") % {"id": data.validated_data["member"]})
+        seat_correct(session=session, seat=data.validated_data["seat"], member=member, user=request.user)
+        return Response(s.SessionSerializer(_session_for(request.user, pk)).data)
 
 
 class SessionReopenView(APIView):

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from referee import selectors
 from referee.games import PAGES
-from referee.models import ChangeKind, DealChange, Entry, Session
+from referee.models import ChangeKind, DealChange, Entry, SeatChange, Session
 from referee.permissions import club_role
 from referee.rules.seat_names import with_names
 
@@ -66,6 +66,11 @@ def audit_context(session: Session) -> dict[str, Any]:
         "session": session, "club": session.club, "names": names, "game_name": PAGES[session.game].name,
         "deals": [deals[number] for number in sorted(deals)],
         "entry_count": len(entries), "change_count": len(changes),
+        "seat_changes": [
+            {"seat": c.seat + 1, "was": c.was.name, "now": c.now.name, "at": c.created_at,
+             "author": c.author.get_username() if c.author else "–"}
+            for c in SeatChange.objects.filter(session=session).select_related("was", "now", "author")
+        ],
     }
 
 

@@ -21,9 +21,10 @@ from evenings import selectors as evening_selectors
 from referee import selectors, services
 from referee.errors import NotFound, Refusal
 from referee.games import PAGES
-from referee.models import Role, Session, SessionStatus
+from referee.models import Member, Role, Session, SessionStatus
 from referee.permissions import club_role
 from referee.rules import GAMES
+from referee.seat_corrections import seat_correct
 from scoring import page_selectors
 from scoring import selectors as scoring
 from scoring.summaries.services import summary_status
@@ -87,6 +88,7 @@ def session_page_response(request: HttpRequest, session: Session, *, error: str 
     context = session_context(session, role)
     context["error"] = error
     context["night"] = evening_selectors.table_of(session.pk)
+    context["seat_members"] = selectors.active_members(session.club)
     return render(request, "referee/session.html", context, status=status)
 
 
@@ -150,6 +152,23 @@ def session_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     session = session_or_404(request.user, pk)
     try:
         services.session_reopen(session=session, user=request.user)
+    except (Refusal, NotFound) as error:
+        return session_page_response(request, session, error=error.message, status=error.status)
+    return redirect(reverse("session", args=[session.pk]))
+
+
+@login_required
+@require_POST
+def session_seat(request: HttpRequest, pk: int) -> HttpResponse:
+    """A seat's member corrected after entries were recorded (referee.seat_corrections)."""
+    session = session_or_404(request.user, pk)
+    seat_text, member_text = request.POST.get("seat", ""), request.POST.get("member", "")
+    numbers = [int(t) if t.isascii() and t.isdigit() and len(t) < 10 else -1 for t in (seat_text, member_text)]
+    member = Member.objects.filter(club=session.club, active=True, pk=max(numbers[1], 0)).first()
+    try:
+        if member is None or numbers[0] < 0:
+            raise Refusal(_("Choose a seat and a member of this club."))
+        seat_correct(session=session, seat=numbers[0], member=member, user=request.user)
     except (Refusal, NotFound) as error:
         return session_page_response(request, session, error=error.message, status=error.status)
     return redirect(reverse("session", args=[session.pk]))
