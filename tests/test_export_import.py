@@ -36,6 +36,16 @@ from web.club_export import import_club
 pytestmark = pytest.mark.django_db
 
 
+
+@pytest.fixture
+def english() -> Any:
+    """The refusals read in English here (the site's default language, Lithuanian, is tested
+    by the catalogue's own tests)."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
 def build_history(setup: dict[str, Any]) -> None:
     # As in production, what the services queue for after commit (the rating steps) runs.
     with TestCase.captureOnCommitCallbacks(execute=True):
@@ -175,7 +185,7 @@ def test_passwords_travel_hashed_or_not_at_all(club_setup: dict[str, Any], tmp_p
 
 
 def test_import_refuses_a_database_that_has_the_club_and_changes_nothing(
-    club_setup: dict[str, Any], tmp_path: Path
+    club_setup: dict[str, Any], tmp_path: Path, english: None
 ) -> None:
     from referee.models import Club, Member
 
@@ -201,13 +211,13 @@ def test_import_refuses_a_database_that_has_the_club_and_changes_nothing(
     ({"format": "kortos-club-export", "version": 1, "club": {"slug": "x"}},
      "The file is not a club export: “users” is missing or not a list."),
 ])
-def test_import_refuses_files_that_are_not_exports(data: Any, message: str) -> None:
+def test_import_refuses_files_that_are_not_exports(data: Any, message: str, english: None) -> None:
     with pytest.raises(Refusal) as refused:
         import_club(data)
     assert refused.value.message == message
 
 
-def test_the_command_reports_refusals_plainly(club_setup: dict[str, Any], tmp_path: Path) -> None:
+def test_the_command_reports_refusals_plainly(club_setup: dict[str, Any], tmp_path: Path, english: None) -> None:
     from django.core.management.base import CommandError
 
     path = export_file(tmp_path, "vilnius.json")

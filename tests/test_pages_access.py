@@ -17,6 +17,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from referee import services
+from tests.evenings.world import drawn_evening
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +35,7 @@ class Page:
     expect: tuple[int, int, int, int, int]  # anon, outsider, member, scorer, admin
 
     def id(self) -> str:
-        fake = {key: f"<{key}>" for key in ("velnias", "rukas", "idle", "running", "ona")}
+        fake = {key: f"<{key}>" for key in ("velnias", "rukas", "idle", "running", "ona", "evening")}
         return f"{self.method} {self.url(fake)}"
 
 
@@ -87,6 +88,22 @@ PAGES: list[Page] = [
     # Opening an invitation needs no sign-in (the invited person has none yet).
     Page("GET", lambda w: "/invitation/", None, (200, 200, 200, 200, 200)),
     Page("GET", lambda w: "/invitation/AAAAA-AAAAA/", None, (404, 404, 404, 404, 404)),
+    # A club night: everyone in the club follows it; the director's forms need a scorer.
+    Page("GET", lambda w: "/clubs/vilnius/evenings/new/", None, (LOGIN, 404, 403, 200, 200)),
+    read(lambda w: f"/evenings/{w['evening']}/"),
+    read(lambda w: f"/evenings/{w['evening']}/wall/"),
+    # No round has started: the table's address says so (and waits) for everyone of the club.
+    Page("GET", lambda w: f"/evenings/{w['evening']}/tables/1/", None, (LOGIN, 404, 404, 404, 404)),
+    record(lambda w: "/clubs/vilnius/evenings/new/", lambda w: {
+        "game": "velnias", "table_size": "4", "present": [w["ona"], w["jonas"], w["petras"]]}, 302),
+    record(lambda w: f"/evenings/{w['evening']}/arrive/", lambda w: {"member": w["marius"]}, 302),
+    record(lambda w: f"/evenings/{w['evening']}/leave/", lambda w: {"member": w["petras"]}, 302),
+    record(lambda w: f"/evenings/{w['evening']}/draw/", lambda w: {}, 302),
+    record(lambda w: f"/evenings/{w['evening']}/swap/", lambda w: {
+        "round": w["round"], "first": w["ona"], "second": w["petras"]}, 302),
+    record(lambda w: f"/evenings/{w['evening']}/start/", lambda w: {"round": w["round"]}, 302),
+    record(lambda w: f"/evenings/{w['evening']}/close/", lambda w: {}, 302),
+    record(lambda w: f"/sessions/{w['idle']}/seats/", lambda w: {"seat": "0", "member": w["marius"]}, 302),
     # The installable app: the same for everyone, naming no one.
     Page("GET", lambda w: "/sw.js", None, (200, 200, 200, 200, 200)),
     Page("GET", lambda w: "/manifest.webmanifest", None, (200, 200, 200, 200, 200)),
@@ -119,8 +136,10 @@ def world(club_setup: dict[str, Any], django_capture_on_commit_callbacks: Any) -
     their_deal = services.deal_start(session=kaunas, user=outsider)
     services.entry_add(deal_id=their_deal.pk, user=outsider, payload={
         "type": "end", "condition": "empty_hand", "player": 1, "hand_counts": [6, 0, 3]})
+    evening, drawn = drawn_evening(club_setup)
     cache.clear()
-    return {**club_setup, "velnias": velnias.pk, "rukas": rukas.pk, "running": running.pk, "idle": idle.pk,
+    return {**club_setup, "evening": evening.pk, "round": drawn.pk, "marius": members["Marius"].pk,
+            "velnias": velnias.pk, "rukas": rukas.pk, "running": running.pk, "idle": idle.pk,
             "ona": members["admin"].pk, "jonas": members["scorer"].pk, "petras": members["Petras"].pk}
 
 
@@ -168,7 +187,9 @@ def test_every_page_of_the_urlconf_is_in_the_matrix() -> None:
                 names.add(pattern.name)
     covered = {"home", "club", "session-new", "leaderboard", "member", "session", "session-live", "session-audit",
                "session-summary-chart", "deal-new", "deal", "deal-live", "session-close", "session-reopen",
-               "entry-correct", "deal-preview",
+               "entry-correct", "deal-preview", "session-seat",
+               "evening-new", "evening", "evening-wall", "evening-table", "evening-arrive", "evening-leave",
+               "evening-draw", "evening-swap", "evening-start", "evening-close",
                "club-members", "club-member", "club-member-active", "club-member-invite", "invitation-code",
                "invitation", "service-worker", "web-manifest", "offline",
                "login", "logout", "healthz", "set_language", "schema", "api-docs"}

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 from typing import Any
-from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -197,12 +196,16 @@ def _met(tonight: int, recently: int) -> str:
 @login_required
 def evening_page(request: HttpRequest, pk: int) -> HttpResponse:
     evening, role = _evening_or_404(request, pk)
-    context = {**evening_context(evening), "role": role, "can_record": can_record(role),
-               "club": evening.club, "error": request.GET.get("error", "")[:300],
-               "others": _absent_members(evening)}
     # A watching screen asks again with ``v`` and swaps in the live part alone.
-    template = "evenings/evening_live.html" if request.GET.get("v") is not None else "evenings/evening.html"
-    return render(request, template, context)
+    if request.GET.get("v") is not None:
+        return render(request, "evenings/evening_live.html", {**evening_context(evening), "club": evening.club})
+    return _director(request, evening, role)
+
+
+def _director(request: HttpRequest, evening: Evening, role: str, *, error: str = "", status: int = 200) -> HttpResponse:
+    context = {**evening_context(evening), "role": role, "can_record": can_record(role), "club": evening.club,
+               "error": error, "others": _absent_members(evening)}
+    return render(request, "evenings/evening.html", context, status=status if status != 404 else 400)
 
 
 def _absent_members(evening: Evening) -> list[Member]:
@@ -232,13 +235,15 @@ def evening_table(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 def _act(request: HttpRequest, pk: int, action: Any) -> HttpResponse:
+    """Do what the director asked, then show the screen again (after a redirect); a refusal is
+    shown on the screen, with its status, and nothing changed."""
     evening, role = _evening_or_404(request, pk)
-    address = reverse("evening", args=[evening.pk])
     try:
         action(evening)
     except Refusal as error:
-        return redirect(address + "?" + urlencode({"error": error.message}))
-    return redirect(address)
+        evening, role = _evening_or_404(request, pk)
+        return _director(request, evening, role, error=error.message, status=error.status)
+    return redirect(reverse("evening", args=[evening.pk]))
 
 
 def _member_from(request: HttpRequest, evening: Evening, field: str) -> Member:
