@@ -39,3 +39,11 @@ def names(evening: Evening) -> dict[int, str]:
 def table_of(session_id: int) -> RoundTable | None:
     """The club night's table a session is (its round and evening), or None for a lone session."""
     return RoundTable.objects.select_related("round__evening").filter(session_id=session_id).first()
+
+
+def later_table(table: RoundTable) -> RoundTable | None:
+    """The table this table's tablet plays at now, when a later round of its night has started
+    (same table number): what a tablet back from a round offline is shown first."""
+    return (RoundTable.objects.select_related("round").filter(
+        round__evening_id=table.round.evening_id, round__number__gt=table.round.number,
+        round__started_at__isnull=False, number=table.number).order_by("-round__number").first())

@@ -44,6 +44,7 @@ CODES: dict[str, str] = {
     "round_started": "400: the round has started; only rounds not yet played change.",
     "round_playing": "400: the round before is still playing; close its tables' sessions first.",
     "stale_round": "409: expected_version is not the round's version; the body gives the current `version`.",
+    "already_paid": "400: the transfer is already marked paid (or the payment already reversed).",
     "too_large": "413: the request body is over the size limit.",
     "unsupported_media_type": "415: the body's Content-Type is not one the operation reads.",
     "throttled": "429: too many requests; try again later (see Retry-After).",

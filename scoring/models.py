@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -261,3 +262,38 @@ class SessionSummary(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+
+class SessionNet(models.Model):
+    """A closed session's settlement per member, as the settlement rounds it to the coin: what
+    the club's running balances add up. Written when first needed after the close and removed
+    when the session is reopened (a correction, a seat corrected), so it is always the
+    settlement of the session as closed."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="+")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    amount = models.DecimalField(max_digits=14, decimal_places=2)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session", "member"], name="one_net_per_member")]
+        indexes = [models.Index(fields=["club", "member"], name="net_club_member")]
+
+
+class Payment(models.Model):
+    """Money handed over: a settlement transfer marked paid (``session`` set), or a payment
+    toward a running balance. Never deleted or changed: a mark made by mistake is reversed by
+    another row (``reversal_of``) of the opposite amount."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    session = models.ForeignKey(Session, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    payer = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    payee = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    amount = models.DecimalField(max_digits=14, decimal_places=2)
+    marked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    marked_at = models.DateTimeField(auto_now_add=True)
+    reversal_of = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT,
+                                       related_name="reversal")
+
+    class Meta:
+        ordering = ["marked_at", "id"]

@@ -13,6 +13,7 @@ from referee.models import Deal, Session
 from scoring.summaries.services import request_summary
 
 from . import rebuild, results
+from .settlement import debts
 
 
 def deal_finished(*, deal: Deal, state: Any) -> None:
@@ -35,6 +36,7 @@ def session_closed(*, session: Session) -> None:
 def session_reopened(*, session: Session) -> None:
     """Undo what closing settled; the summary is rebuilt at the next close."""
     results.reopen_session(session=session)
+    debts.forget_nets(session)
 
 
 def rebuild_club(*, club: Any) -> None:

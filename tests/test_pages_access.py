@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from referee import services
+from scoring.settlement import debts
 from tests.evenings.world import drawn_evening
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +37,7 @@ class Page:
     expect: tuple[int, int, int, int, int]  # anon, outsider, member, scorer, admin
 
     def id(self) -> str:
-        fake = {key: f"<{key}>" for key in ("velnias", "rukas", "idle", "running", "ona", "evening")}
+        fake = {key: f"<{key}>" for key in ("velnias", "rukas", "idle", "running", "ona", "evening", "payment")}
         return f"{self.method} {self.url(fake)}"
 
 
@@ -104,6 +106,12 @@ PAGES: list[Page] = [
     record(lambda w: f"/evenings/{w['evening']}/start/", lambda w: {"round": w["round"]}, 302),
     record(lambda w: f"/evenings/{w['evening']}/close/", lambda w: {}, 302),
     record(lambda w: f"/sessions/{w['idle']}/seats/", lambda w: {"seat": "0", "member": w["marius"]}, 302),
+    # Debts: the club reads them; a payment is marked by its payer, its payee or an admin.
+    read(lambda w: "/clubs/vilnius/debts/"),
+    Page("POST", lambda w: "/clubs/vilnius/debts/pay/", lambda w: {
+        "payer": w["petras"], "payee": w["ona"], "session": w["velnias"]}, (LOGIN, 404, 403, 403, 302)),
+    Page("POST", lambda w: f"/clubs/vilnius/debts/payments/{w['payment']}/reverse/", lambda w: {},
+         (LOGIN, 404, 403, 403, 302)),
     # The installable app: the same for everyone, naming no one.
     Page("GET", lambda w: "/sw.js", None, (200, 200, 200, 200, 200)),
     Page("GET", lambda w: "/manifest.webmanifest", None, (200, 200, 200, 200, 200)),
@@ -116,7 +124,8 @@ def world(club_setup: dict[str, Any], django_capture_on_commit_callbacks: Any) -
     members, users = club_setup["members"], club_setup["users"]
     scorer = users["scorer"]
     four = [members[name] for name in ("admin", "scorer", "member", "Petras")]
-    velnias = services.session_start(club=club_setup["club"], game="velnias", players=four, user=scorer)
+    velnias = services.session_start(club=club_setup["club"], game="velnias", players=four, user=scorer,
+                                     stake=Decimal("0.10"))
     deal = services.deal_start(session=velnias, user=scorer)
     services.entry_add(deal_id=deal.pk, user=scorer, payload={
         "type": "end", "condition": "empty_hand", "player": 0, "hand_counts": [0, 5, 2, 4]})
@@ -137,8 +146,11 @@ def world(club_setup: dict[str, Any], django_capture_on_commit_callbacks: Any) -
     services.entry_add(deal_id=their_deal.pk, user=outsider, payload={
         "type": "end", "condition": "empty_hand", "player": 1, "hand_counts": [6, 0, 3]})
     evening, drawn = drawn_evening(club_setup)
+    # Petras (no user of his own) pays Ona toward his balance: only an admin may reverse it.
+    paid = debts.payment_mark(club=club_setup["club"], payer=members["Petras"], payee=members["admin"],
+                              amount=Decimal("0.10"), user=users["admin"])
     cache.clear()
-    return {**club_setup, "evening": evening.pk, "round": drawn.pk, "marius": members["Marius"].pk,
+    return {**club_setup, "evening": evening.pk, "payment": paid.pk, "round": drawn.pk, "marius": members["Marius"].pk,
             "velnias": velnias.pk, "rukas": rukas.pk, "running": running.pk, "idle": idle.pk,
             "ona": members["admin"].pk, "jonas": members["scorer"].pk, "petras": members["Petras"].pk}
 
@@ -190,6 +202,7 @@ def test_every_page_of_the_urlconf_is_in_the_matrix() -> None:
                "entry-correct", "deal-preview", "session-seat",
                "evening-new", "evening", "evening-wall", "evening-table", "evening-arrive", "evening-leave",
                "evening-draw", "evening-swap", "evening-start", "evening-close",
+               "debts", "payment-mark", "payment-reverse",
                "club-members", "club-member", "club-member-active", "club-member-invite", "invitation-code",
                "invitation", "service-worker", "web-manifest", "offline",
                "login", "logout", "healthz", "set_language", "schema", "api-docs"}

@@ -2,9 +2,13 @@
 
 from django.urls import path
 
+from web.pages import debts
 from web.pages import leaderboard as pages
 
 urlpatterns = [
     path("clubs/<slug:slug>/leaderboard/", pages.leaderboard_page, name="leaderboard"),
     path("clubs/<slug:slug>/members/<int:member_id>/", pages.member_page, name="member"),
+    path("clubs/<slug:slug>/debts/", debts.debts_page, name="debts"),
+    path("clubs/<slug:slug>/debts/pay/", debts.payment_mark, name="payment-mark"),
+    path("clubs/<slug:slug>/debts/payments/<int:pk>/reverse/", debts.payment_reverse, name="payment-reverse"),
 ]

@@ -21,6 +21,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from referee import services
+from scoring.settlement import debts
 from tests.evenings.world import drawn_evening
 
 pytestmark = pytest.mark.django_db
@@ -97,6 +98,11 @@ MATRIX: list[Op] = [
     _write("POST", "/api/deals/{id}/tablet-version/", lambda w: f"/api/deals/{w['running']}/tablet-version/",
            {"expected_seq": 1, "since_seq": 0, "entries": [
                {"payload": {"type": "trick", "cards": ["2", "3", "4", "6"]}, "idempotency_key": "tablet-1"}]}, 200),
+    _reads("/api/clubs/{slug}/debts/", lambda w: "/api/clubs/vilnius/debts/"),
+    _write("POST", "/api/clubs/{slug}/payments/", lambda w: "/api/clubs/vilnius/payments/",
+           lambda w: {"payer": w["petras"], "payee": w["ona"], "session": w["velnias"]}, 201, needs="admin"),
+    _write("POST", "/api/clubs/{slug}/payments/{id}/reverse/",
+           lambda w: f"/api/clubs/vilnius/payments/{w['payment']}/reverse/", None, 201, needs="admin"),
     _reads("/api/clubs/{slug}/evenings/", lambda w: "/api/clubs/vilnius/evenings/"),
     _write("POST", "/api/clubs/{slug}/evenings/", lambda w: "/api/clubs/vilnius/evenings/",
            lambda w: {"game": "velnias", "members": [w["ona"], w["jonas"], w["petras"]]}, 201),
@@ -151,8 +157,12 @@ def world(club_setup: dict[str, Any]) -> dict[str, Any]:
         "type": "end", "condition": "empty_hand", "player": 1, "hand_counts": [6, 0, 3]})
     services.session_close(session=kaunas, user=outsider)
     evening, drawn = drawn_evening(club_setup)
+    # Petras (no user of his own) pays Ona toward his balance: only an admin may reverse it.
+    paid = debts.payment_mark(club=club_setup["club"], payer=members["Petras"], payee=members["admin"],
+                              amount=Decimal("0.10"), user=users["admin"])
     cache.clear()  # the token endpoint's throttle starts empty
     return {
+        "payment": paid.pk,
         "evening": evening.pk, "round": drawn.pk, "marius": members["Marius"].pk,
         **club_setup, "velnias": velnias.pk, "rukas": rukas.pk, "running": running.pk, "idle": idle.pk,
         "fresh": fresh.pk, "waiting": waiting.pk, "kaunas": kaunas.pk, "their_deal": their_deal.pk,

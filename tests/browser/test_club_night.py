@@ -37,9 +37,14 @@ def by_services(session: Session, user: Any) -> None:
     services.session_close(session=session, user=user)
 
 
-def tablet_opens_its_table(tablet: Any, evening: Evening) -> None:
-    """The tablet's one address for the evening leads to the deal of its table's current session."""
-    tablet.goto(f"/evenings/{evening.pk}/tables/1/")
+def tablet_opens_its_table(tablet: Any, evening: Evening, last: Session | None) -> None:
+    """The tablet's one address for the evening leads to the deal of its table's current session;
+    from the last round's session page, the notice of the new round leads there too."""
+    if last is None:
+        tablet.goto(f"/evenings/{evening.pk}/tables/1/")
+    else:
+        tablet.goto(f"/sessions/{last.pk}/")
+        tablet.get_by_role("link", name="Open table 1 for the new round").click()
     tablet.get_by_role("link", name="Start deal 1").click()
     tablet.get_by_role("button", name="Start the deal").click()
     tablet.locator("form#form-end").wait_for()
@@ -89,6 +94,7 @@ def test_a_club_night_of_three_rounds(open_page: Any, club_setup: dict[str, Any]
     assert director.locator(".deal-meta").inner_text().endswith("16 players here")
 
     tablet = open_page(scorer)
+    last: Session | None = None
     for number in (1, 2, 3):
         if number == 2:  # the two late arrivals, before the second draw
             for member in late:
@@ -115,7 +121,7 @@ def test_a_club_night_of_three_rounds(open_page: Any, club_setup: dict[str, Any]
             by_services(Session.objects.get(pk=table.session_id), scorer)
 
         first = tables[0]
-        tablet_opens_its_table(tablet, evening)
+        tablet_opens_its_table(tablet, evening, last)
         if number == 2:
             # Round 2 at table 1 is recorded offline: the engine referees on the tablet.
             tablet.wait_for_selector("#deal[data-offline=ready]", state="attached", timeout=60_000)
@@ -135,7 +141,8 @@ def test_a_club_night_of_three_rounds(open_page: Any, club_setup: dict[str, Any]
                     break
                 tablet.wait_for_timeout(100)
         assert [e.payload for e in Entry.objects.filter(deal=deal)] == [ending(len(first.seats))]
-        services.session_close(session=Session.objects.get(pk=first.session_id), user=scorer)
+        last = Session.objects.get(pk=first.session_id)
+        services.session_close(session=last, user=scorer)
         assert Session.objects.filter(evening_table__round=played, status=SessionStatus.OPEN).count() == 0
         director.reload()
         expect(director.locator("#current-h")).to_contain_text("every table finished")

@@ -13,8 +13,9 @@ import pytest
 
 from evenings import services as evenings
 from referee import services
-from referee.models import Deal
+from referee.models import Deal, Member
 from referee.rules import GAMES
+from scoring.settlement import debts
 from tests.evenings.world import drawn_evening
 
 from .conftest import PHONE, TABLET, check_a11y, shoot, sign_in
@@ -99,7 +100,11 @@ def club_pages(club_setup: dict[str, Any]) -> list[tuple[str, str]]:
     services.entry_add(deal_id=deal.pk, user=admin, payload={
         "type": "end", "condition": "empty_hand", "player": 0, "hand_counts": [0, 2, 4, 6]})
     evenings.round_draw(evening=evening, user=admin, seed=2)
-    pages += [("evening-new", "/clubs/vilnius/evenings/new/"), ("evening", f"/evenings/{evening.pk}/"),
+    first_debt = debts.open_transfers(club)[0]
+    debts.payment_mark(club=club, session=first_debt.session, payer=Member.objects.get(pk=first_debt.payer),
+                       payee=Member.objects.get(pk=first_debt.payee), user=admin)
+    pages += [("debts", "/clubs/vilnius/debts/"), ("evening-new", "/clubs/vilnius/evenings/new/"),
+              ("evening", f"/evenings/{evening.pk}/"),
               ("evening-wall", f"/evenings/{evening.pk}/wall/")]
     for game, session in sessions.items():
         pages += [(f"session-{game}", f"/sessions/{session.pk}/"), (f"audit-{game}", f"/sessions/{session.pk}/audit/")]

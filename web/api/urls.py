@@ -1,6 +1,6 @@
 from django.urls import path
 
-from web.api import engine, evenings, tablet_version, views
+from web.api import debts, engine, evenings, tablet_version, views
 
 urlpatterns = [
     path("auth/token/", views.TokenView.as_view(), name="api-token"),
@@ -9,6 +9,10 @@ urlpatterns = [
     path("clubs/<slug:slug>/", views.ClubDetailView.as_view(), name="api-club"),
     path("clubs/<slug:slug>/members/", views.MemberListView.as_view(), name="api-members"),
     path("clubs/<slug:slug>/members/<int:pk>/", views.MemberDetailView.as_view(), name="api-member"),
+    path("clubs/<slug:slug>/debts/", debts.DebtsView.as_view(), name="api-debts"),
+    path("clubs/<slug:slug>/payments/", debts.PaymentsView.as_view(), name="api-payments"),
+    path("clubs/<slug:slug>/payments/<int:pk>/reverse/", debts.PaymentReverseView.as_view(),
+         name="api-payment-reverse"),
     path("clubs/<slug:slug>/evenings/", evenings.EveningListView.as_view(), name="api-evenings"),
     path("evenings/<int:pk>/", evenings.EveningDetailView.as_view(), name="api-evening"),
     path("evenings/<int:pk>/arrivals/", evenings.EveningArriveView.as_view(), name="api-evening-arrive"),

@@ -87,7 +87,8 @@ def session_page_response(request: HttpRequest, session: Session, *, error: str 
     role = club_role(request.user, session.club) or Role.MEMBER
     context = session_context(session, role)
     context["error"] = error
-    context["night"] = evening_selectors.table_of(session.pk)
+    context["night"] = night = evening_selectors.table_of(session.pk)
+    context["night_next"] = evening_selectors.later_table(night) if night else None
     context["seat_members"] = selectors.active_members(session.club)
     return render(request, "referee/session.html", context, status=status)
 

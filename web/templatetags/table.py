@@ -50,8 +50,8 @@ def at(sequence: Any, index: Any) -> Any:
 @register.filter
 def sign_class(value: Any) -> str:
     try:
-        number = int(value)
-    except (TypeError, ValueError):
+        number = Decimal(str(value))  # money too: 0.40 is a gain, not zero
+    except (InvalidOperation, TypeError, ValueError):
         return ""
     return "pos" if number > 0 else "neg" if number < 0 else "zero"
 
