@@ -223,15 +223,22 @@ def evening_wall(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def evening_table(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """A tablet's remembered place: the session its table plays now (the latest started round)."""
+    """A tablet's remembered place: the session its table plays now (the latest started round).
+    Once that session is closed, the screen waits for the next round and opens it by itself."""
     evening, _role = _evening_or_404(request, pk)
     try:
         session = services.table_session(evening=evening, number=number)
     except Refusal as error:
-        return render(request, "evenings/table_waiting.html", {
-            "evening": evening, "club": evening.club, "number": number, "message": error.message,
-            "game_name": game_name(evening.game)}, status=404)
+        return _waiting(request, evening, number, error.message, status=404)
+    if session.status == SessionStatus.CLOSED and evening.status == EveningStatus.OPEN:
+        return _waiting(request, evening, number, _("Table %(n)s has finished its round.") % {"n": number})
     return redirect("session", pk=session.pk)
+
+
+def _waiting(request: HttpRequest, evening: Evening, number: int, message: str, *, status: int = 200) -> HttpResponse:
+    return render(request, "evenings/table_waiting.html", {
+        "evening": evening, "club": evening.club, "number": number, "message": message,
+        "game_name": game_name(evening.game)}, status=status)
 
 
 def _act(request: HttpRequest, pk: int, action: Any) -> HttpResponse:
