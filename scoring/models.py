@@ -212,6 +212,25 @@ class RatingUpdate(models.Model):
         ]
 
 
+class RatingPoint(models.Model):
+    """A member's rating right after one rated deal: the rating history, a point per member per
+    deal for the whole history (not only the kept steps), in the stream's order (``seq``).
+    Written with every rating step, removed when a step is taken back, rewritten by a recompute,
+    so it is always the history of rating the club's current results in finishing order."""
+
+    stream = models.ForeignKey(RatingStream, on_delete=models.CASCADE, related_name="+", db_index=False)
+    seq = models.PositiveIntegerField()
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="+", db_index=False)
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+", db_index=False)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["stream", "seq", "member"], name="one_point_per_step_member")]
+        # A member's chart reads their points in order: (stream, member, seq).
+        indexes = [models.Index(fields=["stream", "member", "seq"], name="rating_point_member")]
+
+
 class RatingEvent(models.Model):
     """A deal that finished (or was reopened) and waits for its stream's rating step.
 

@@ -43,7 +43,7 @@ from django.db.models import Max, Q
 from openskill.models import PlackettLuce
 
 from scoring import background
-from scoring.models import OVERALL, DealResult, Rating, RatingEvent, RatingStream, RatingUpdate
+from scoring.models import OVERALL, DealResult, Rating, RatingEvent, RatingPoint, RatingStream, RatingUpdate
 from scoring.ratings import store as rating_store
 
 MODEL = PlackettLuce()
@@ -187,8 +187,9 @@ def _rate_run(stream: RatingStream, run: list[RatingEvent]) -> bool:
     for step in taken_back:  # latest first, exactly as they were before each
         for member, values in step.before.items():
             current[int(member)] = (values[0], values[1], values[2]) if values is not None else None
+    points: list[tuple[int, int, int, float, float]] = []
     steps = [RatingUpdate(stream=stream, deal_id=deal, seq=step, before=before, finished_at=at)
-             for deal, step, at, before in _rate_in_order(order, by_deal, current, seq)]
+             for deal, step, at, before in _rate_in_order(order, by_deal, current, seq, points)]
     seq = steps[-1].seq
     kept = sorted(m for m in members if current.get(m) is not None)
     gone = sorted(m for m in members if m in current and current[m] is None)
@@ -202,30 +203,42 @@ def _rate_run(stream: RatingStream, run: list[RatingEvent]) -> bool:
         Rating.objects.filter(club_id=stream.club_id, game=stream.game, member_id__in=gone).delete()
     if taken_back:
         RatingUpdate.objects.filter(stream=stream, seq__gte=taken_back[-1].seq).delete()
+    RatingPoint.objects.filter(stream=stream, seq__gt=steps[0].seq - 1).delete()  # steps taken back
     stream.last_seq = seq
     stream.save(update_fields=["last_seq", "updated_at"])
     RatingUpdate.objects.bulk_create(steps)
+    _write_points(stream, points)
     RatingUpdate.objects.filter(stream=stream, seq__lte=stream.last_seq - KEEP_UPDATES).delete()
     return True
 
 
 def _rate_in_order(order: list[tuple[datetime, int]], by_deal: Mapping[int, Mapping[int, int]],
                    current: dict[int, tuple[float, float, int] | None], seq: int,
+                   points: list[tuple[int, int, int, float, float]] | None = None,
                    ) -> list[tuple[int, int, datetime, dict[str, Any]]]:
     """Rate the deals of ``order`` ((finished_at, deal), in finishing order) one by one from the
     players' ``current`` ratings (member -> (mu, sigma, deals rated), None: none), which end as
-    the new ones; the steps (deal, seq, finished_at, the ratings before it), numbered after ``seq``."""
+    the new ones; the steps (deal, seq, finished_at, the ratings before it), numbered after ``seq``.
+    ``points`` gathers the history: (seq, deal, member, mu, sigma) after each step."""
     steps: list[tuple[int, int, datetime, dict[str, Any]]] = []
     for at, deal in order:
         placements = by_deal[deal]
         before = {str(m): (list(current[m] or ()) or None) if m in current else None for m in placements}
         known = {m: (r[0], r[1]) for m in placements if (r := current.get(m)) is not None}
+        seq += 1
         for member, (mu, sigma) in new_ratings(known, placements).items():
             had = current.get(member)
             current[member] = (mu, sigma, had[2] + 1 if had is not None else 1)
-        seq += 1
+            if points is not None:
+                points.append((seq, deal, member, mu, sigma))
         steps.append((deal, seq, at, before))
     return steps
+
+
+def _write_points(stream: RatingStream, points: list[tuple[int, int, int, float, float]]) -> None:
+    RatingPoint.objects.bulk_create(
+        RatingPoint(stream=stream, seq=seq, deal_id=deal, member_id=member, mu=mu, sigma=sigma)
+        for seq, deal, member, mu, sigma in points)
 
 
 def _settle_plain_run(stream: RatingStream) -> int | None:
@@ -239,9 +252,10 @@ def _settle_plain_run(stream: RatingStream) -> int | None:
         return None
     current: dict[int, tuple[float, float, int] | None] = dict(run.current)
     order = sorted((run.finished[deal], deal) for deal in run.by_deal)
-    steps = _rate_in_order(order, run.by_deal, current, stream.last_seq)
+    points: list[tuple[int, int, int, float, float]] = []
+    steps = _rate_in_order(order, run.by_deal, current, stream.last_seq, points)
     rated = {m: r for m, r in current.items() if r is not None}
-    rating_store.write_run(stream, run, rated, steps, forget_to=steps[-1][1] - KEEP_UPDATES)
+    rating_store.write_run(stream, run, rated, steps, forget_to=steps[-1][1] - KEEP_UPDATES, points=points)
     return len(run.events)
 
 
@@ -290,6 +304,7 @@ def _take_back(stream: RatingStream, event: RatingEvent) -> bool:
     if latest is None or rated.pk != latest.pk:
         return False
     _restore(stream.club_id, stream.game, rated.before)
+    RatingPoint.objects.filter(stream=stream, seq=rated.seq).delete()
     rated.delete()
     stream.last_seq = RatingUpdate.objects.filter(stream=stream).aggregate(m=Max("seq"))["m"] or 0
     stream.save(update_fields=["last_seq", "updated_at"])
@@ -330,15 +345,24 @@ def recompute(*, club_id: int, game: str) -> int:
         finished_at: datetime | None = None
         placements: dict[int, int] = {}
 
+        RatingPoint.objects.filter(stream=stream).delete()
+        points: list[RatingPoint] = []
+
         def rate() -> None:
             nonlocal rated
             before = {str(m): ([*current[m], counts[m]] if m in current else None) for m in placements}
-            current.update(new_ratings(current, placements))
+            after = new_ratings(current, placements)
+            current.update(after)
             for m in placements:
                 counts[m] = counts.get(m, 0) + 1
             assert deal_id is not None and finished_at is not None
             updates.append((deal_id, finished_at, before))
             rated += 1
+            points.extend(RatingPoint(stream=stream, seq=rated, deal_id=deal_id, member_id=m, mu=mu, sigma=sigma)
+                          for m, (mu, sigma) in after.items())
+            if len(points) >= 5000:  # a club's whole history: written in batches, not held
+                RatingPoint.objects.bulk_create(points)
+                points.clear()
 
         for row_deal, member, placement, row_finished_at in rows.iterator(chunk_size=5000):
             if row_deal != deal_id and placements:
@@ -348,6 +372,7 @@ def recompute(*, club_id: int, game: str) -> int:
             placements[member] = placement
         if placements:
             rate()
+        RatingPoint.objects.bulk_create(points)
         Rating.objects.filter(club_id=club_id, game=game).delete()
         Rating.objects.bulk_create(
             Rating(club_id=club_id, member_id=m, game=game, mu=mu, sigma=sigma, deals=counts[m])

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from db import prepared
 from referee.entry_store import columns, from_row, uses_sql
-from scoring.models import OVERALL, DealResult, Rating, RatingEvent, RatingStream, RatingUpdate
+from scoring.models import OVERALL, DealResult, Rating, RatingEvent, RatingPoint, RatingStream, RatingUpdate
 
 __all__ = ["Run", "enabled", "lock_stream", "read_run", "write_run"]
 
@@ -41,6 +41,7 @@ _EVENT = RatingEvent._meta.db_table
 _UPDATE = RatingUpdate._meta.db_table
 _RESULT = DealResult._meta.db_table
 _RATING = Rating._meta.db_table
+_POINT = RatingPoint._meta.db_table
 
 LOCK_STREAM_SQL = f"""
 SELECT {columns(RatingStream, "s")} FROM "{_STREAM}" s
@@ -140,15 +141,22 @@ WITH rated AS (
     DELETE FROM "{_UPDATE}" WHERE stream_id = %(stream)s AND seq <= %(forget_to)s
 ), taken AS (
     DELETE FROM "{_EVENT}" WHERE id = ANY(%(events)s::bigint[])
+), history AS (
+    INSERT INTO "{_POINT}" (stream_id, seq, deal_id, member_id, mu, sigma)
+    SELECT %(stream)s, t.seq, t.deal, t.m, t.mu, t.sigma
+      FROM unnest(%(point_seqs)s::integer[], %(point_deals)s::bigint[], %(point_members)s::bigint[],
+                  %(point_mus)s::float8[], %(point_sigmas)s::float8[]) AS t(seq, deal, m, mu, sigma)
 )
 SELECT 1
 """
 
 
 def write_run(stream: RatingStream, run: Run, ratings: dict[int, tuple[float, float, int]],
-              steps: list[tuple[int, int, datetime, dict[str, Any]]], forget_to: int) -> None:
+              steps: list[tuple[int, int, datetime, dict[str, Any]]], forget_to: int,
+              points: list[tuple[int, int, int, float, float]]) -> None:
     """Store a plain run: ``ratings`` the players' new ones, ``steps`` (deal, seq, finished, before)
-    in order, the steps up to ``forget_to`` no longer kept (nor written)."""
+    in order, the steps up to ``forget_to`` no longer kept (nor written), and the rating
+    history's ``points`` (seq, deal, member, mu, sigma), all of them kept."""
     members = sorted(ratings)
     kept = [step for step in steps if step[1] > forget_to]
     stream.last_seq = steps[-1][1]
@@ -160,4 +168,7 @@ def write_run(stream: RatingStream, run: Run, ratings: dict[int, tuple[float, fl
             "deals": [ratings[m][2] for m in members], "last_seq": stream.last_seq, "now": stream.updated_at,
             "step_deals": [s[0] for s in kept], "step_seqs": [s[1] for s in kept], "step_at": [s[2] for s in kept],
             "step_before": [json.dumps(s[3]) for s in kept], "forget_to": forget_to, "events": run.events,
+            "point_seqs": [p[0] for p in points], "point_deals": [p[1] for p in points],
+            "point_members": [p[2] for p in points], "point_mus": [p[3] for p in points],
+            "point_sigmas": [p[4] for p in points],
         })

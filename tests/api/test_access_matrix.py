@@ -70,6 +70,8 @@ MATRIX: list[Op] = [
     Op("GET", "/api/clubs/{slug}/head-to-head/",
        lambda w: f"/api/clubs/vilnius/head-to-head/?a={w['ona']}&b={w['jonas']}", None, (401, 404, 200, 200, 200)),
     _reads("/api/clubs/{slug}/members/{id}/history/", lambda w: f"/api/clubs/vilnius/members/{w['ona']}/history/"),
+    _reads("/api/clubs/{slug}/members/{id}/rating-history/",
+           lambda w: f"/api/clubs/vilnius/members/{w['ona']}/rating-history/"),
     Op("GET", "/api/sessions/", lambda w: "/api/sessions/", None, (401, 200, 200, 200, 200)),
     _write("POST", "/api/sessions/", lambda w: "/api/sessions/",
            lambda w: {"club": "vilnius", "game": "velnias", "players": [w["ona"], w["jonas"], w["petras"]]}, 201),

@@ -24,7 +24,7 @@ from referee import services
 from referee.models import Deal, DealStatus
 from referee.rules import GAMES, IllegalEntry
 from scoring import background, selectors
-from scoring.models import OVERALL, DealResult, Rating, RatingEvent, RatingStream
+from scoring.models import OVERALL, DealResult, Rating, RatingEvent, RatingPoint, RatingStream
 from scoring.ratings import rating as ratings
 from tests.conftest import is_postgres
 from tests.scoring.helpers import start, velnias_end
@@ -49,6 +49,30 @@ def in_order(club_id: int, stream: str) -> dict[int, tuple[float, float, int]]:
         for member in placements:
             counts[member] = counts.get(member, 0) + 1
     return {m: (mu, sigma, counts[m]) for m, (mu, sigma) in current.items()}
+
+
+def history_in_order(club_id: int, stream: str) -> list[tuple[int, int, int, float, float]]:
+    """The rating history from scratch: (seq, deal, member, mu, sigma) after each deal in order."""
+    rows = DealResult.objects.filter(club_id=club_id)
+    if stream != OVERALL:
+        rows = rows.filter(game=stream)
+    deals: dict[int, dict[int, int]] = {}
+    for deal, member, placement in rows.order_by("finished_at", "deal_id", "seat").values_list(
+        "deal_id", "member_id", "placement"
+    ):
+        deals.setdefault(deal, {})[member] = placement
+    current: dict[int, tuple[float, float]] = {}
+    points = []
+    for seq, (deal, placements) in enumerate(deals.items(), start=1):
+        after = ratings.new_ratings(current, placements)
+        current.update(after)
+        points += [(seq, deal, member, mu, sigma) for member, (mu, sigma) in sorted(after.items())]
+    return points
+
+
+def history(club_id: int, stream: str) -> list[tuple[int, int, int, float, float]]:
+    return list(RatingPoint.objects.filter(stream__club_id=club_id, stream__game=stream).order_by(
+        "seq", "member_id").values_list("seq", "deal_id", "member_id", "mu", "sigma"))
 
 
 def stored(club_id: int, stream: str) -> dict[int, tuple[float, float, int]]:
@@ -161,10 +185,14 @@ def test_ratings_after_commit_equal_the_ratings_in_order(club_setup, django_capt
     for stream in ("velnias", "cheat", OVERALL):
         expected = in_order(club.pk, stream)
         assert stored(club.pk, stream) == expected, stream
+        # The rating history: a point per member per rated deal, for the whole history.
+        points = history_in_order(club.pk, stream)
+        assert history(club.pk, stream) == points, stream
         board = selectors.leaderboard(club, game=None if stream == OVERALL else stream, min_deals=0)
         assert (board["ratings_pending"], board["ratings_stale"]) == (False, False)
         ratings.recompute(club_id=club.pk, game=stream)
         assert stored(club.pk, stream) == expected, stream
+        assert history(club.pk, stream) == points, stream
 
 
 @pytest.mark.django_db

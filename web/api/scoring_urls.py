@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from web.api import rating_history
 from web.api import scoring as api
 from web.api import summary as summary_api
 
@@ -12,6 +13,8 @@ urlpatterns: list = [
     path("clubs/<slug:slug>/leaderboard/", api.LeaderboardView.as_view(), name="api-club-leaderboard"),
     path("clubs/<slug:slug>/head-to-head/", api.HeadToHeadView.as_view(), name="api-club-head-to-head"),
     path("clubs/<slug:slug>/members/<int:pk>/history/", api.MemberHistoryView.as_view(), name="api-member-history"),
+    path("clubs/<slug:slug>/members/<int:pk>/rating-history/", rating_history.RatingHistoryView.as_view(),
+         name="api-member-rating-history"),
     # The summary's state, figures and CSV, and trying again (web/api/summary.py).
     path("sessions/<int:pk>/summary/", summary_api.SessionSummaryView.as_view(), name="api-session-summary"),
     path("sessions/<int:pk>/summary/retry/", summary_api.SessionSummaryRetryView.as_view(),

@@ -14,6 +14,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from referee import selectors as referee_selectors
@@ -23,6 +24,8 @@ from referee.permissions import club_role
 from referee.safe_input import read_date, read_int
 from scoring import page_selectors
 from scoring import selectors as scoring
+from scoring.models import OVERALL
+from scoring.ratings import history as rating_history
 
 #: How many of a member's latest sessions their page lists.
 MEMBER_SESSIONS_SHOWN = 30
@@ -135,7 +138,17 @@ def member_page(request: HttpRequest, slug: str, member_id: int) -> HttpResponse
              for slug_, figures in history["games"].items()]
     if versus:
         versus["rows"] = [{"name": names.get(g, g), **figures} for g, figures in versus["games"].items()]
+    # The rating history of one stream: the game asked for, else all games together.
+    asked = request.GET.get("chart", "")
+    chart_game = asked if asked in history["games"] else OVERALL
+    points = rating_history.member_points(club_id=club.pk, member_id=member.pk, game=chart_game)
+    session_url = reverse("session", args=[999999999]).replace("999999999", "{}")
+    chart = mark_safe(rating_history.chart_svg(points, session_url=session_url))  # our own SVG: numbers only
     return render(request, "scoring/member.html", {
         "club": club, "member": member, "history": history, "games": games, "others": others,
         "versus": versus, "vs": vs, "error": error, "show_money": True,
+        "chart": chart, "chart_points": len(points), "chart_game": chart_game,
+        "chart_game_name": names.get(chart_game, _("All games")),
+        "chart_last": points[-1] if points else None,
+        "chart_sessions": len(rating_history.sessions_of(points)),
     }, status=400 if error else 200)
