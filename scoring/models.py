@@ -13,6 +13,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from referee.models import Club, Deal, Member, Session, known_game
 
@@ -316,3 +317,59 @@ class Payment(models.Model):
 
     class Meta:
         ordering = ["marked_at", "id"]
+
+
+class SessionResult(models.Model):
+    """A member's result in one closed session, as a season counts it: the mean place score of
+    their deals there ((n - place) / (n - 1) at a table of n; 1 first, 0 last, whatever the
+    table's size). Written when first needed after the close, removed when it is reopened."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="+")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    game = models.CharField(max_length=10)
+    day = models.DateField()
+    deals = models.PositiveIntegerField()
+    score = models.FloatField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session", "member"], name="one_result_per_session_member")]
+        # A season reads a club's results of a span of days (and one game): (club, day).
+        indexes = [models.Index(fields=["club", "day"], name="session_result_club_day")]
+
+
+class Season(models.Model):
+    """A league over a span of days: its rules are data the club sets (see ``scoring.seasons``).
+    A closed season is frozen: its table as closed is kept (``frozen``), and corrections made
+    after the close are shown beside it, never applied to it."""
+
+    class Unit(models.TextChoices):
+        SESSION = "session", _("a session")
+        EVENING = "evening", _("a club night")
+
+    class BelowMinimum(models.TextChoices):
+        UNRANKED = "unranked", _("not ranked")
+        ZEROS = "zeros", _("padded with zeros")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    name = models.CharField(max_length=80)
+    #: One game, or blank for every game (the place score is the same unit in each).
+    game = models.CharField(max_length=10, blank=True, default="")
+    start = models.DateField()
+    end = models.DateField()
+    unit = models.CharField(max_length=8, choices=Unit.choices, default=Unit.SESSION)
+    #: Count each member's best N results (null: all of them).
+    best_of = models.PositiveSmallIntegerField(null=True, blank=True)
+    min_results = models.PositiveSmallIntegerField(default=0)
+    below_minimum = models.CharField(max_length=8, choices=BelowMinimum.choices, default=BelowMinimum.UNRANKED)
+    #: The tie-break chain after the season's score, in order (``scoring.seasons.TIE_BREAKS``).
+    tie_breaks = models.JSONField(default=list)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+")
+    frozen = models.JSONField(null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start", "-pk"]

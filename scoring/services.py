@@ -12,7 +12,7 @@ from typing import Any
 from referee.models import Deal, Session
 from scoring.summaries.services import request_summary
 
-from . import rebuild, results
+from . import rebuild, results, seasons
 from .settlement import debts
 
 
@@ -37,6 +37,7 @@ def session_reopened(*, session: Session) -> None:
     """Undo what closing settled; the summary is rebuilt at the next close."""
     results.reopen_session(session=session)
     debts.forget_nets(session)
+    seasons.forget_results(session)
 
 
 def rebuild_club(*, club: Any) -> None:

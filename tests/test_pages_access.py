@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -18,6 +19,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from referee import services
+from scoring import seasons
 from scoring.settlement import debts
 from tests.evenings.world import drawn_evening
 
@@ -37,7 +39,8 @@ class Page:
     expect: tuple[int, int, int, int, int]  # anon, outsider, member, scorer, admin
 
     def id(self) -> str:
-        fake = {key: f"<{key}>" for key in ("velnias", "rukas", "idle", "running", "ona", "evening", "payment")}
+        fake = {key: f"<{key}>" for key in ("velnias", "rukas", "idle", "running", "ona", "evening", "payment",
+                                             "season")}
         return f"{self.method} {self.url(fake)}"
 
 
@@ -112,6 +115,13 @@ PAGES: list[Page] = [
         "payer": w["petras"], "payee": w["ona"], "session": w["velnias"]}, (LOGIN, 404, 403, 403, 302)),
     Page("POST", lambda w: f"/clubs/vilnius/debts/payments/{w['payment']}/reverse/", lambda w: {},
          (LOGIN, 404, 403, 403, 302)),
+    # Seasons: everyone in the club reads the tables; admins start and close seasons.
+    read(lambda w: "/clubs/vilnius/seasons/"),
+    read(lambda w: f"/seasons/{w['season']}/"),
+    Page("POST", lambda w: "/clubs/vilnius/seasons/", lambda w: {
+        "name": "Pavasaris", "start": "2026-03-01", "end": "2026-05-31", "unit": "session",
+        "below_minimum": "unranked", "min_results": "0"}, (LOGIN, 404, 403, 403, 302)),
+    Page("POST", lambda w: f"/seasons/{w['season']}/close/", lambda w: {}, (LOGIN, 404, 403, 403, 302)),
     # The installable app: the same for everyone, naming no one.
     Page("GET", lambda w: "/sw.js", None, (200, 200, 200, 200, 200)),
     Page("GET", lambda w: "/manifest.webmanifest", None, (200, 200, 200, 200, 200)),
@@ -150,7 +160,10 @@ def world(club_setup: dict[str, Any], django_capture_on_commit_callbacks: Any) -
     paid = debts.payment_mark(club=club_setup["club"], payer=members["Petras"], payee=members["admin"],
                               amount=Decimal("0.10"), user=users["admin"])
     cache.clear()
-    return {**club_setup, "evening": evening.pk, "payment": paid.pk, "round": drawn.pk, "marius": members["Marius"].pk,
+    winter = seasons.season_create(club=club_setup["club"], user=users["admin"], name="Žiema",
+                                   start=date(2026, 12, 1), end=date(2027, 2, 28))
+    return {**club_setup, "evening": evening.pk, "payment": paid.pk, "season": winter.pk, "round": drawn.pk,
+            "marius": members["Marius"].pk,
             "velnias": velnias.pk, "rukas": rukas.pk, "running": running.pk, "idle": idle.pk,
             "ona": members["admin"].pk, "jonas": members["scorer"].pk, "petras": members["Petras"].pk}
 
@@ -202,7 +215,7 @@ def test_every_page_of_the_urlconf_is_in_the_matrix() -> None:
                "entry-correct", "deal-preview", "session-seat",
                "evening-new", "evening", "evening-wall", "evening-table", "evening-arrive", "evening-leave",
                "evening-draw", "evening-swap", "evening-start", "evening-close",
-               "debts", "payment-mark", "payment-reverse",
+               "debts", "payment-mark", "payment-reverse", "seasons", "season", "season-close",
                "club-members", "club-member", "club-member-active", "club-member-invite", "invitation-code",
                "invitation", "service-worker", "web-manifest", "offline",
                "login", "logout", "healthz", "set_language", "schema", "api-docs"}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -21,6 +22,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from referee import services
+from scoring import seasons
 from scoring.settlement import debts
 from tests.evenings.world import drawn_evening
 
@@ -105,6 +107,12 @@ MATRIX: list[Op] = [
            lambda w: {"payer": w["petras"], "payee": w["ona"], "session": w["velnias"]}, 201, needs="admin"),
     _write("POST", "/api/clubs/{slug}/payments/{id}/reverse/",
            lambda w: f"/api/clubs/vilnius/payments/{w['payment']}/reverse/", None, 201, needs="admin"),
+    _reads("/api/clubs/{slug}/seasons/", lambda w: "/api/clubs/vilnius/seasons/"),
+    _write("POST", "/api/clubs/{slug}/seasons/", lambda w: "/api/clubs/vilnius/seasons/",
+           {"name": "Pavasaris", "start": "2026-03-01", "end": "2026-05-31"}, 201, needs="admin"),
+    _reads("/api/seasons/{id}/", lambda w: f"/api/seasons/{w['season']}/"),
+    _write("POST", "/api/seasons/{id}/close/", lambda w: f"/api/seasons/{w['season']}/close/", None, 200,
+           needs="admin"),
     _reads("/api/clubs/{slug}/evenings/", lambda w: "/api/clubs/vilnius/evenings/"),
     _write("POST", "/api/clubs/{slug}/evenings/", lambda w: "/api/clubs/vilnius/evenings/",
            lambda w: {"game": "velnias", "members": [w["ona"], w["jonas"], w["petras"]]}, 201),
@@ -163,8 +171,10 @@ def world(club_setup: dict[str, Any]) -> dict[str, Any]:
     paid = debts.payment_mark(club=club_setup["club"], payer=members["Petras"], payee=members["admin"],
                               amount=Decimal("0.10"), user=users["admin"])
     cache.clear()  # the token endpoint's throttle starts empty
+    winter = seasons.season_create(club=club_setup["club"], user=users["admin"], name="Žiema",
+                                   start=date(2026, 12, 1), end=date(2027, 2, 28))
     return {
-        "payment": paid.pk,
+        "payment": paid.pk, "season": winter.pk,
         "evening": evening.pk, "round": drawn.pk, "marius": members["Marius"].pk,
         **club_setup, "velnias": velnias.pk, "rukas": rukas.pk, "running": running.pk, "idle": idle.pk,
         "fresh": fresh.pk, "waiting": waiting.pk, "kaunas": kaunas.pk, "their_deal": their_deal.pk,

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from web.api import rating_history
+from web.api import rating_history, seasons
 from web.api import scoring as api
 from web.api import summary as summary_api
 
@@ -15,6 +15,9 @@ urlpatterns: list = [
     path("clubs/<slug:slug>/members/<int:pk>/history/", api.MemberHistoryView.as_view(), name="api-member-history"),
     path("clubs/<slug:slug>/members/<int:pk>/rating-history/", rating_history.RatingHistoryView.as_view(),
          name="api-member-rating-history"),
+    path("clubs/<slug:slug>/seasons/", seasons.SeasonListView.as_view(), name="api-seasons"),
+    path("seasons/<int:pk>/", seasons.SeasonTableView.as_view(), name="api-season"),
+    path("seasons/<int:pk>/close/", seasons.SeasonCloseView.as_view(), name="api-season-close"),
     # The summary's state, figures and CSV, and trying again (web/api/summary.py).
     path("sessions/<int:pk>/summary/", summary_api.SessionSummaryView.as_view(), name="api-session-summary"),
     path("sessions/<int:pk>/summary/retry/", summary_api.SessionSummaryRetryView.as_view(),

@@ -1,0 +1,267 @@
+"""Seasons: a league table over a span of days, by rules the club sets as data.
+
+A result is one unit a member played (a closed session, or a club night's sessions taken
+together): the mean place score of their deals there, (n - place) / (n - 1) per deal at a
+table of n, shown out of 100. A member's season score is the mean of the results that count:
+
+* ``best_of`` N: their best N results count, the others are struck through (all count when
+  N is not set);
+* ``min_results``: a member with fewer results is, as the season says, not ranked (listed
+  below, with how many more they need) or ranked with the missing results counted as zeros.
+
+Ties on the score are broken by the season's chain, in order (``TIE_BREAKS``): the best single
+result, the most results, the latest result; members equal on all of them share the place.
+Each ranked row also says what its next result must be to pass the member above.
+
+A closed season is frozen: its table as closed is stored, and the page shows it with any
+difference a later correction made (shown, not applied).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from evenings.models import RoundTable
+from referee.errors import Refusal
+from referee.models import Club, Member, Role, Session, SessionStatus
+from referee.permissions import require_role
+from referee.rules import GAMES
+
+from .models import DealResult, Season, SessionResult
+
+#: The tie-breaks a season may chain, by key, as the pages write them out.
+TIE_BREAKS = {
+    "best": gettext_lazy("the best single result"),
+    "results": gettext_lazy("the most results"),
+    "latest": gettext_lazy("the latest result"),
+}
+DEFAULT_TIE_BREAKS = ["best", "results", "latest"]
+
+
+@dataclass(frozen=True)
+class Result:
+    key: str  # "s<session id>" or "e<evening id>": what the result links to
+    day: date
+    score: float  # 0-100
+    deals: int
+
+
+@dataclass
+class Row:
+    member: int
+    name: str
+    results: list[Result]
+    counted: list[bool] = field(default_factory=list)
+    score: float = 0.0
+    ranked: bool = True
+    place: int = 0
+    needs: float | None = None  # the next result that passes the member above (None: cannot, or first)
+    missing: int = 0  # results still needed to be ranked
+
+    @property
+    def key(self) -> tuple[float, ...]:
+        return (-round(self.score, 9),)
+
+
+def _place_score(placement: int, players: int) -> float:
+    return (players - placement) / (players - 1) if players > 1 else 0.0
+
+
+def ensure_results(sessions: Iterable[Session]) -> None:
+    """Write the results of closed sessions that have none yet (after a close, or stored before
+    seasons existed): one read of their deals' places, one insert."""
+    missing = [s for s in sessions if s.status == SessionStatus.CLOSED]
+    if not missing:
+        return
+    have = set(SessionResult.objects.filter(session__in=missing).values_list("session_id", flat=True).distinct())
+    missing = [s for s in missing if s.pk not in have]
+    if not missing:
+        return
+    players = {s.pk: s.seats.count() for s in missing}
+    scores: dict[tuple[int, int], list[float]] = defaultdict(list)
+    for session_id, member, placement in DealResult.objects.filter(session__in=missing).values_list(
+            "session_id", "member_id", "placement"):
+        scores[(session_id, member)].append(_place_score(placement, players[session_id]))
+    by_id = {s.pk: s for s in missing}
+    SessionResult.objects.bulk_create([
+        SessionResult(session_id=session_id, club_id=by_id[session_id].club_id, member_id=member,
+                      game=by_id[session_id].game,
+                      day=timezone.localdate(by_id[session_id].closed_at or timezone.now()),
+                      deals=len(values), score=sum(values) / len(values))
+        for (session_id, member), values in scores.items()], ignore_conflicts=True)
+
+
+def forget_results(session: Session) -> None:
+    SessionResult.objects.filter(session=session).delete()
+
+
+def season_results(season: Season) -> dict[int, list[Result]]:
+    """Every member's results in the season's days (and game), by the season's unit."""
+    sessions = Session.objects.filter(club_id=season.club_id, status=SessionStatus.CLOSED,
+                                      closed_at__date__gte=season.start, closed_at__date__lte=season.end)
+    if season.game:
+        sessions = sessions.filter(game=season.game)
+    unscored = sessions.exclude(pk__in=SessionResult.objects.filter(
+        club_id=season.club_id, day__gte=season.start, day__lte=season.end).values("session_id"))
+    ensure_results(unscored.prefetch_related("seats"))
+    rows = SessionResult.objects.filter(club_id=season.club_id, day__gte=season.start, day__lte=season.end)
+    if season.game:
+        rows = rows.filter(game=season.game)
+    found: dict[int, list[Result]] = defaultdict(list)
+    if season.unit == Season.Unit.EVENING:
+        night_of = dict(RoundTable.objects.filter(round__evening__club_id=season.club_id, session__isnull=False)
+                        .values_list("session_id", "round__evening_id"))
+        nights: dict[tuple[int, int], list[tuple[float, int, date]]] = defaultdict(list)
+        for session, member, score, deals, day in rows.values_list("session_id", "member_id", "score", "deals", "day"):
+            night = night_of.get(session)
+            if night is not None:
+                nights[(member, night)].append((score, deals, day))
+        for (member, night), parts in nights.items():
+            deals = sum(d for _s, d, _day in parts)
+            score = sum(s * d for s, d, _day in parts) / deals if deals else 0.0
+            found[member].append(Result(f"e{night}", max(day for *_r, day in parts), round(score * 100, 2), deals))
+    else:
+        for session, member, score, deals, day in rows.values_list("session_id", "member_id", "score", "deals", "day"):
+            found[member].append(Result(f"s{session}", day, round(score * 100, 2), deals))
+    return found
+
+
+def _counted(season: Season, results: Sequence[Result]) -> tuple[list[bool], float]:
+    """Which results count (best N, ties to the earlier) and the season score (their mean, with
+    zeros for the missing ones below the minimum when the season pads)."""
+    order = sorted(range(len(results)), key=lambda i: (-results[i].score, results[i].day))
+    n = len(results) if season.best_of is None else min(season.best_of, len(results))
+    chosen = set(order[:n])
+    counted = [i in chosen for i in range(len(results))]
+    total = sum(results[i].score for i in chosen)
+    slots = n
+    if season.below_minimum == Season.BelowMinimum.ZEROS and len(results) < season.min_results:
+        slots = season.min_results if season.best_of is None else min(season.best_of, season.min_results)
+        slots = max(slots, n)
+    return counted, (total / slots if slots else 0.0)
+
+
+def _tie_key(season: Season, row: Row) -> tuple[Any, ...]:
+    chain = season.tie_breaks if season.tie_breaks is not None else DEFAULT_TIE_BREAKS
+    key: list[Any] = [-round(row.score, 9)]
+    for name in chain:
+        if name == "best":
+            key.append(-max((r.score for r in row.results), default=0.0))
+        elif name == "results":
+            key.append(-len(row.results))
+        elif name == "latest":
+            latest = max(row.results, key=lambda r: r.day, default=None)
+            key.append(-(latest.score if latest else 0.0))
+    return tuple(key)
+
+
+def season_table(season: Season, results: dict[int, list[Result]] | None = None) -> list[Row]:
+    """The season's table: ranked rows in order (shared places for full ties), then the unranked."""
+    results = season_results(season) if results is None else results
+    names = dict(Member.objects.filter(club_id=season.club_id, pk__in=list(results)).values_list("pk", "name"))
+    rows = []
+    for member, own in results.items():
+        own = sorted(own, key=lambda r: (r.day, r.key))
+        row = Row(member=member, name=names.get(member, "?"), results=own)
+        row.counted, row.score = _counted(season, own)
+        row.missing = max(0, season.min_results - len(own))
+        row.ranked = row.missing == 0 or season.below_minimum == Season.BelowMinimum.ZEROS
+        rows.append(row)
+    ranked = sorted((r for r in rows if r.ranked), key=lambda r: (_tie_key(season, r), r.name))
+    for index, row in enumerate(ranked):
+        same = index and _tie_key(season, ranked[index - 1]) == _tie_key(season, row)
+        row.place = ranked[index - 1].place if same else index + 1
+        if index and not same:
+            row.needs = _needed(season, row, ranked[index - 1])
+    unranked = sorted((r for r in rows if not r.ranked), key=lambda r: (r.missing, -r.score, r.name))
+    return ranked + unranked
+
+
+def _needed(season: Season, row: Row, above: Row) -> float | None:
+    """The least next result (0-100, to 0.1) that lifts the row's score above the row above's;
+    None when even 100 would not."""
+    def score_with(value: float) -> float:
+        extra = Result("next", date.max, value, 0)
+        return _counted(season, [*row.results, extra])[1]
+
+    if score_with(100.0) <= above.score:
+        return None
+    low, high = 0.0, 100.0
+    for _step in range(30):
+        middle = (low + high) / 2
+        if score_with(middle) > above.score:
+            high = middle
+        else:
+            low = middle
+    return math.ceil(high * 10 - 1e-9) / 10
+
+
+def table_json(rows: list[Row]) -> list[dict[str, Any]]:
+    """The table as stored when the season closes (and as the API gives it)."""
+    return [{"member": r.member, "name": r.name, "place": r.place if r.ranked else None, "ranked": r.ranked,
+             "score": round(r.score, 2), "missing": r.missing, "needs": r.needs,
+             "results": [{"key": res.key, "day": res.day.isoformat(), "score": res.score, "deals": res.deals,
+                          "counted": counted} for res, counted in zip(r.results, r.counted, strict=True)]}
+            for r in rows]
+
+
+def changes_since_close(season: Season, rows: list[Row]) -> list[str]:
+    """The members whose row today differs from the frozen table (a correction after the close)."""
+    if season.frozen is None:
+        return []
+    now = {r["member"]: (r["score"], r["place"]) for r in table_json(rows)}
+    then = {r["member"]: (r["score"], r["place"]) for r in season.frozen}
+    names = {r["member"]: r["name"] for r in [*season.frozen, *table_json(rows)]}
+    return sorted(names[m] for m in set(now) | set(then) if now.get(m) != then.get(m))
+
+
+# -- writes --------------------------------------------------------------------------------------
+
+
+def season_create(*, club: Club, user: Any, name: str, start: date, end: date, game: str = "",
+                  unit: str = Season.Unit.SESSION, best_of: int | None = None, min_results: int = 0,
+                  below_minimum: str = Season.BelowMinimum.UNRANKED,
+                  tie_breaks: Sequence[str] | None = None) -> Season:
+    require_role(user, club, Role.ADMIN)
+    name = name.strip()
+    if not name:
+        raise Refusal(_("A name is required."), code="name_missing")
+    if end < start:
+        raise Refusal(_("The season ends before it starts."))
+    if game and game not in GAMES:
+        raise Refusal(_("Unknown game “%(game)s”; choose one of %(games)s.") % {
+            "game": game, "games": ", ".join(GAMES)})
+    if unit not in Season.Unit.values or below_minimum not in Season.BelowMinimum.values:
+        raise Refusal(_("Unknown season rule."))
+    if best_of is not None and best_of < 1:
+        raise Refusal(_("Best of: at least 1, or empty for every result."))
+    chain = list(tie_breaks) if tie_breaks is not None else list(DEFAULT_TIE_BREAKS)
+    if len(set(chain)) != len(chain) or any(t not in TIE_BREAKS for t in chain):
+        raise Refusal(_("Tie-breaks: each once, from %(known)s.") % {"known": ", ".join(TIE_BREAKS)})
+    return Season.objects.create(club=club, name=name[:80], game=game, start=start, end=end, unit=unit,
+                                 best_of=best_of, min_results=min_results, below_minimum=below_minimum,
+                                 tie_breaks=chain, created_by=user)
+
+
+def season_close(*, season: Season, user: Any) -> Season:
+    """Freeze the table as it stands now."""
+    require_role(user, season.club, Role.ADMIN)
+    with transaction.atomic():
+        season = Season.objects.select_for_update().select_related("club").get(pk=season.pk)
+        if season.closed_at is not None:
+            raise Refusal(_("This season is already closed."), code="closed")
+        season.frozen = table_json(season_table(season))
+        season.closed_at = timezone.now()
+        season.closed_by = user
+        season.save(update_fields=["frozen", "closed_at", "closed_by"])
+    return season
