@@ -31,7 +31,7 @@ class PaymentSerializer(serializers.Serializer[Any]):
     session = f.IntegerField(min_value=1, max_value=2**31 - 1, required=False, allow_null=True, default=None,
                              help_text="A closed session whose settlement transfer this pays (its amount); "
                                        "none: a payment toward the running balance.")
-    amount = f.StakeField(max_digits=10, decimal_places=2, min_value=Decimal("0.01"), required=False,
+    amount = f.AmountField(max_digits=10, decimal_places=2, min_value=Decimal("0.01"), required=False,
                           allow_null=True, default=None,
                           help_text="Toward the running balance: at most what the payer owes (default: all of it).")
 

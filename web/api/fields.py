@@ -133,3 +133,5 @@ def _money_field(pattern: str, example: str) -> type[serializers.DecimalField]:
 StakeField = _money_field(r"^\d{1,8}(\.\d{1,2})?$", "0.50")
 #: The smallest coin: more than 0, at most 4 digits before the point and 2 after.
 CoinField = _money_field(r"^(?!0*(\.0*)?$)\d{1,4}(\.\d{1,2})?$", "0.05")
+#: An amount of money handed over: more than 0, at most 8 digits before the point and 2 after.
+AmountField = _money_field(r"^(?!0*(\.0*)?$)\d{1,8}(\.\d{1,2})?$", "5.00")
