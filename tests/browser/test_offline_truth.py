@@ -358,7 +358,10 @@ def test_a_reload_after_a_sync_whose_new_screen_never_came_shows_the_synced_tric
 
     page.context.route(live, never)
     page.context.set_offline(False)
-    expect(page.locator("#sync")).to_contain_text("All saved", timeout=30_000)
+    # Everything is sent; the line then says "All saved", or, once the refused screen has made the
+    # server look unreachable again (the network gone, as far as the tablet can tell), "Offline:
+    # nothing waiting": which one a busy machine shows first is a race the tablet rightly reports.
+    expect(page.locator("#sync")).to_contain_text(re.compile("All saved|nothing waiting"), timeout=30_000)
     assert Entry.objects.filter(deal=deal, active=True).count() == 3
     # The sync says "All saved" as its last entry is stored and asks for the server's screen
     # just after; the refused answer can come a moment later on a busy machine.
