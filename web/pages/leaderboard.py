@@ -25,7 +25,9 @@ from referee.safe_input import read_date, read_int
 from scoring import page_selectors
 from scoring import selectors as scoring
 from scoring.models import OVERALL
+from scoring.ratings import form as rating_form
 from scoring.ratings import history as rating_history
+from scoring.settlement import debts
 
 #: How many of a member's latest sessions their page lists.
 MEMBER_SESSIONS_SHOWN = 30
@@ -142,6 +144,14 @@ def member_page(request: HttpRequest, slug: str, member_id: int) -> HttpResponse
     asked = request.GET.get("chart", "")
     chart_game = asked if asked in history["games"] else OVERALL
     points = rating_history.member_points(club_id=club.pk, member_id=member.pk, game=chart_game)
+    if versus:
+        # Today's chance in the game they played most together (the ratings of that game).
+        most = max(versus["games"].items(), key=lambda item: item[1]["deals"], default=None)
+        if most is not None:
+            versus["chance"] = rating_form.chance(club_id=club.pk, game=most[0], a=member.pk, b=versus["b"]["member"])
+            versus["chance_game"] = names.get(most[0], most[0])
+    rival, nemesis = rating_form.rival_and_nemesis(member)
+    balance = debts.balances(club).get(member.pk)
     session_url = reverse("session", args=[999999999]).replace("999999999", "{}")
     chart = mark_safe(rating_history.chart_svg(points, session_url=session_url))  # our own SVG: numbers only
     return render(request, "scoring/member.html", {
@@ -151,4 +161,21 @@ def member_page(request: HttpRequest, slug: str, member_id: int) -> HttpResponse
         "chart_game_name": names.get(chart_game, _("All games")),
         "chart_last": points[-1] if points else None,
         "chart_sessions": len(rating_history.sessions_of(points)),
+        "form": rating_form.form(points), "form_trend": _trend_svg(rating_form.form(points)),
+        "rival": rival, "nemesis": nemesis, "min_together": rating_form.MIN_TOGETHER,
+        "balance": balance, "currency": club.currency,
     }, status=400 if error else 200)
+
+
+def _trend_svg(form: rating_form.Form | None) -> str:
+    """The form's last deals as a small line (no words: the sentence beside it says it)."""
+    if form is None or len(form.trend) < 2:
+        return ""
+    low, high = min(form.trend), max(form.trend)
+    span = max(high - low, 0.5)
+    step = 96 / (len(form.trend) - 1)
+    points = " ".join(f"{i * step + 2:.1f},{22 - (v - low) / span * 20:.1f}" for i, v in enumerate(form.trend))
+    colour = "#2ca02c" if form.change >= 0 else "#d62728"
+    return mark_safe(  # our own SVG: numbers only
+        f'<svg class="form-trend" viewBox="0 0 100 24" width="100" height="24" aria-hidden="true">'
+        f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5"/></svg>')

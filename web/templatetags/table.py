@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 from referee import presenters
 from referee.numbers import number_text
@@ -84,3 +85,13 @@ def decimal(value: Any, places: Any = 1) -> str:
         return number_text(value, int(places))
     except (TypeError, ValueError):
         return str(value)
+
+
+@register.filter
+def percent(value: Any) -> str:
+    """A chance (0-1) as a whole percentage: "74 %" in Lithuanian, "74%" in English."""
+    try:
+        share = Decimal(str(value)) * 100
+    except (InvalidOperation, TypeError, ValueError):
+        return str(value)
+    return number_text(share, 0) + ("\u00a0%" if get_language() == "lt" else "%")
