@@ -116,3 +116,59 @@ def chart_svg(points: list[Point], *, session_url: str = "/sessions/{}/") -> str
                        f'cy="{_n(y(point.ordinal))}" r="5" fill="{LINE}"><title>{title}</title></circle></a>')
     out.append("</svg>")
     return "".join(out)
+
+
+COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+           "#bcbd22", "#17becf")
+LINE_POINTS = 200
+
+
+def top_lines_svg(*, club_id: int, game: str, members: list[tuple[int, str]]) -> str:
+    """The cautious rating of several members (the leaderboard's top ten) over the stream's
+    deals, one line each, with a legend; each line thinned to ``LINE_POINTS`` points."""
+    series: dict[int, list[tuple[int, float]]] = {member: [] for member, _name in members}
+    for member, seq, mu, sigma in (RatingPoint.objects.filter(
+            stream__club_id=club_id, stream__game=game, member_id__in=list(series))
+            .order_by("member_id", "seq").values_list("member_id", "seq", "mu", "sigma")):
+        series[member].append((seq, ordinal(mu, sigma)))
+    drawn = {m: s[:: max(1, -(-len(s) // LINE_POINTS))] + ([s[-1]] if s and len(s) > LINE_POINTS else [])
+             for m, s in series.items() if s}
+    if not drawn:
+        return ""
+    first = min(s[0][0] for s in drawn.values())
+    last = max(s[-1][0] for s in drawn.values())
+    low = min(v for s in drawn.values() for _x, v in s)
+    high = max(v for s in drawn.values() for _x, v in s)
+    if high - low < 1:
+        low, high = low - 0.5, high + 0.5
+    right = 640.0
+
+    def x(seq: int) -> float:
+        return LEFT + (right - LEFT) * (seq - first) / max(last - first, 1)
+
+    def y(value: float) -> float:
+        return BOTTOM - (BOTTOM - TOP) * (value - low) / (high - low)
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {int(BOTTOM) + 20}" '
+           f'width="{WIDTH}" height="{int(BOTTOM) + 20}" role="img" class="rating-chart">']
+    for tick in sorted({round(low + (high - low) * k / 4) for k in range(5)}):
+        if low <= tick <= high:
+            out.append(f'<line x1="{_n(LEFT)}" x2="{_n(right)}" y1="{_n(y(tick))}" y2="{_n(y(tick))}" '
+                       f'stroke="{INK}" stroke-opacity="0.25"/>')
+            label = f"\u2212{-tick}" if tick < 0 else str(tick)
+            out.append(f'<text x="{_n(LEFT - 6)}" y="{_n(y(tick) + 4)}" text-anchor="end" font-size="12" '
+                       f'fill="{INK}">{label}</text>')
+    names = dict(members)
+    for index, (member, line) in enumerate(drawn.items()):
+        colour = COLOURS[index % len(COLOURS)]
+        coords = " ".join(f"{_n(x(seq))},{_n(y(value))}" for seq, value in line)
+        out.append(f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        label_y = TOP + 8 + index * 22
+        out.append(f'<line x1="{_n(right + 16)}" x2="{_n(right + 36)}" y1="{_n(label_y)}" y2="{_n(label_y)}" '
+                   f'stroke="{colour}" stroke-width="3"/>')
+        name = names.get(member, "?")
+        name = name if len(name) <= 14 else name[:13] + "\u2026"
+        out.append(f'<text x="{_n(right + 42)}" y="{_n(label_y + 4)}" font-size="13" '
+                   f'fill="{INK}">{escape(name)}</text>')
+    out.append("</svg>")
+    return "".join(out)

@@ -73,3 +73,13 @@ def test_the_api_gives_the_points_in_json_and_csv(club_setup: dict[str, Any], ap
     assert csv.splitlines()[0] == "seq,deal,session,finished_at,mu,sigma,ordinal" and len(csv.splitlines()) == 7
     wrong = member.get(f"/api/clubs/vilnius/members/{ona.pk}/rating-history/?game=chess")
     assert wrong.status_code == 400 and wrong.json()["code"] == "invalid"
+
+
+def test_the_leaderboard_draws_the_top_tens_lines_when_asked(club_setup: dict[str, Any], client: Any) -> None:
+    played(club_setup)
+    client.force_login(club_setup["users"]["member"])
+    plain = client.get("/clubs/vilnius/leaderboard/?min_deals=1", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'class="rating-chart"' not in plain and "Show the top ten" in plain
+    page = client.get("/clubs/vilnius/leaderboard/?min_deals=1&lines=1", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    svg = re.search(r"<svg[^>]*class=\"rating-chart\".*?</svg>", page, re.S)
+    assert svg is not None and svg.group(0).count("<polyline") == 3  # Ona, Jonas, Rūta

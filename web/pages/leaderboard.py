@@ -90,7 +90,18 @@ def leaderboard_context(request: HttpRequest, club: Club, role: str | None) -> d
         "wall_href": link(wall="1" if not wall else None),
         "show_money": role is not None,
         "watch_url": link(),
+        "lines": _top_lines(club, game, board) if request.GET.get("lines") == "1" else "",
+        "lines_href": base + ("?" + "&".join(f"{k}={v}" for k, v in (("game", game or ""), ("lines", "1")) if v)),
     }
+
+
+def _top_lines(club: Club, game: str | None, board: dict[str, Any] | None) -> str:
+    """The top ten's cautious ratings over time, one line each (asked for with ``lines=1``)."""
+    if not board or not board.get("ranked"):
+        return ""
+    top = [(row["member"], row["name"]) for row in board["ranked"][:10]]
+    # Our own SVG: numbers, and names escaped.
+    return mark_safe(rating_history.top_lines_svg(club_id=club.pk, game=game or OVERALL, members=top))
 
 
 def leaderboard_page(request: HttpRequest, slug: str) -> HttpResponse:
