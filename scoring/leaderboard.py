@@ -7,6 +7,7 @@ rows of its whole months and the ``MemberDay`` rows of a partial month at either
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import connection
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Max, Q, QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -26,7 +27,7 @@ from scoring import board_version
 from scoring.ratings import rating as ratings
 
 from .figures import money_text, unit_of
-from .models import OVERALL, MemberDay, MemberMonth, MemberTotal, Rating, RatingEvent, RatingStream
+from .models import OVERALL, MemberDay, MemberMonth, MemberTotal, Rating, RatingEvent, RatingSettings, RatingStream
 
 DEFAULT_MIN_DEALS = 10
 PERIODS = ("all", "year", "month", "custom")
@@ -224,6 +225,27 @@ def _sum_aggregates(club_id: int, game: str | None, period: Period) -> dict[int,
             for member, d, w, p, m in rows}
 
 
+@dataclass(frozen=True)
+class Idleness:
+    per_week: float
+    weeks: dict[int, int]
+
+
+def idleness(club_id: int, game: str | None) -> Idleness:
+    """How many whole weeks each member has not played (the game, or any), when the club lets
+    uncertainty grow while members are away (``RatingSettings``); nothing is read otherwise."""
+    per_week = RatingSettings.objects.filter(club_id=club_id).values_list("idle_sigma_per_week", flat=True).first()
+    if not per_week:
+        return Idleness(0.0, {})
+    days = MemberDay.objects.filter(club_id=club_id)
+    if game is not None:
+        days = days.filter(game=game)
+    today = timezone.localdate()
+    weeks = {member: (today - last).days // 7 for member, last in days.values("member_id").annotate(
+        last=Max("day")).values_list("member_id", "last")}
+    return Idleness(per_week, {member: w for member, w in weeks.items() if w > 0})
+
+
 def rating_text(mu: float, sigma: float, deals: int) -> dict[str, Any]:
     return {"mu": round(mu, 3), "sigma": round(sigma, 3), "ordinal": round(ratings.ordinal(mu, sigma), 3),
             "deals": deals}
@@ -256,12 +278,16 @@ def leaderboard(
     if pending:
         ratings.request_settle_if_pending(club.pk, [key])
     unit = GAMES[game].unit if game is not None else None
+    idle = idleness(club.pk, game)
     rows: list[dict[str, Any]] = []
     for member, (deals, wins, points, money) in totals.items():
         person = people.get(member)
         if person is None or (deals == 0 and points == 0 and money == 0):
             continue  # nothing in the period (or a member no longer in the club: no name to show)
         name, mu, sigma, rated = person
+        weeks = idle.weeks.get(member, 0)
+        if weeks and idle.per_week:
+            sigma = math.sqrt(sigma * sigma + (weeks * idle.per_week) ** 2)  # grown while away
         rows.append({
             "member": member, "name": name, "deals": deals, "wins": wins,
             "win_rate": round(wins / deals, 4) if deals else None,
@@ -270,6 +296,7 @@ def leaderboard(
             "total": unit.of(points) if unit is not None else None,
             "money": money_text(money) if include_money else None,
             "rating": rating_text(mu, sigma, rated),
+            "idle_weeks": weeks if idle.per_week else 0,
         })
     rows.sort(key=lambda row: (-row["rating"]["ordinal"], -row["deals"], row["name"]))
     ranked = [row for row in rows if row["deals"] >= min_deals]

@@ -373,3 +373,12 @@ class Season(models.Model):
 
     class Meta:
         ordering = ["-start", "-pk"]
+
+
+class RatingSettings(models.Model):
+    """A club's choices about its ratings. ``idle_sigma_per_week``: how much a member's
+    uncertainty grows for every whole week they do not play (0: it does not), so the
+    leaderboard's cautious rank lowers for members who stopped playing, with the reason shown."""
+
+    club = models.OneToOneField(Club, on_delete=models.CASCADE, related_name="+")
+    idle_sigma_per_week = models.FloatField(default=0.0)

@@ -122,6 +122,8 @@ PAGES: list[Page] = [
         "name": "Pavasaris", "start": "2026-03-01", "end": "2026-05-31", "unit": "session",
         "below_minimum": "unranked", "min_results": "0"}, (LOGIN, 404, 403, 403, 302)),
     Page("POST", lambda w: f"/seasons/{w['season']}/close/", lambda w: {}, (LOGIN, 404, 403, 403, 302)),
+    Page("POST", lambda w: "/clubs/vilnius/leaderboard/settings/", lambda w: {"idle_sigma_per_week": "0.5"},
+         (LOGIN, 404, 403, 403, 302)),
     # The installable app: the same for everyone, naming no one.
     Page("GET", lambda w: "/sw.js", None, (200, 200, 200, 200, 200)),
     Page("GET", lambda w: "/manifest.webmanifest", None, (200, 200, 200, 200, 200)),
@@ -216,6 +218,7 @@ def test_every_page_of_the_urlconf_is_in_the_matrix() -> None:
                "evening-new", "evening", "evening-wall", "evening-table", "evening-arrive", "evening-leave",
                "evening-draw", "evening-swap", "evening-start", "evening-close",
                "debts", "payment-mark", "payment-reverse", "seasons", "season", "season-close",
+               "rating-settings",
                "club-members", "club-member", "club-member-active", "club-member-invite", "invitation-code",
                "invitation", "service-worker", "web-manifest", "offline",
                "login", "logout", "healthz", "set_language", "schema", "api-docs"}

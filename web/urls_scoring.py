@@ -7,6 +7,7 @@ from web.pages import leaderboard as pages
 
 urlpatterns = [
     path("clubs/<slug:slug>/leaderboard/", pages.leaderboard_page, name="leaderboard"),
+    path("clubs/<slug:slug>/leaderboard/settings/", pages.rating_settings, name="rating-settings"),
     path("clubs/<slug:slug>/members/<int:member_id>/", pages.member_page, name="member"),
     path("clubs/<slug:slug>/debts/", debts.debts_page, name="debts"),
     path("clubs/<slug:slug>/seasons/", seasons.seasons_page, name="seasons"),

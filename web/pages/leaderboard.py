@@ -10,21 +10,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from referee import selectors as referee_selectors
 from referee.errors import Refusal
-from referee.models import GAME_CHOICES, Club
+from referee.models import GAME_CHOICES, Club, Role
 from referee.permissions import club_role
 from referee.safe_input import read_date, read_int
 from scoring import page_selectors
 from scoring import selectors as scoring
-from scoring.models import OVERALL
+from scoring.models import OVERALL, RatingSettings
 from scoring.ratings import form as rating_form
 from scoring.ratings import history as rating_history
 from scoring.settlement import debts
@@ -91,6 +93,8 @@ def leaderboard_context(request: HttpRequest, club: Club, role: str | None) -> d
         "show_money": role is not None,
         "watch_url": link(),
         "lines": _top_lines(club, game, board) if request.GET.get("lines") == "1" else "",
+        "idle_per_week": RatingSettings.objects.filter(club=club).values_list(
+            "idle_sigma_per_week", flat=True).first() or 0,
         "lines_href": base + ("?" + "&".join(f"{k}={v}" for k, v in (("game", game or ""), ("lines", "1")) if v)),
     }
 
@@ -190,3 +194,23 @@ def _trend_svg(form: rating_form.Form | None) -> str:
     return mark_safe(  # our own SVG: numbers only
         f'<svg class="form-trend" viewBox="0 0 100 24" width="100" height="24" aria-hidden="true">'
         f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5"/></svg>')
+
+
+@login_required
+@require_POST
+def rating_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's rating settings (admins): how much uncertainty grows per week away."""
+    club = referee_selectors.club_by_slug(slug)
+    role = club_role(request.user, club) if club is not None else None
+    if club is None or role is None:
+        raise Http404(_("Not found."))
+    if role != Role.ADMIN:
+        return HttpResponse(_("Only the club's admins can manage members and roles."), status=403)
+    try:
+        value = float(request.POST.get("idle_sigma_per_week", "0").replace(",", "."))
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 5:
+        return HttpResponse(_("Give a number from 0 to 5."), status=400)
+    RatingSettings.objects.update_or_create(club=club, defaults={"idle_sigma_per_week": value})
+    return redirect(reverse("leaderboard", args=[club.slug]) + "#rating-settings")
