@@ -364,6 +364,10 @@ class Season(models.Model):
     below_minimum = models.CharField(max_length=8, choices=BelowMinimum.choices, default=BelowMinimum.UNRANKED)
     #: The tie-break chain after the season's score, in order (``scoring.seasons.TIE_BREAKS``).
     tie_breaks = models.JSONField(default=list)
+    #: Divisions (1: none). At the season's end the best ``movers`` of each division but the first
+    #: go up one, the last ``movers`` of each but the last go down one.
+    divisions = models.PositiveSmallIntegerField(default=1)
+    movers = models.PositiveSmallIntegerField(default=2)
     closed_at = models.DateTimeField(null=True, blank=True)
     closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                   related_name="+")
@@ -382,3 +386,21 @@ class RatingSettings(models.Model):
 
     club = models.OneToOneField(Club, on_delete=models.CASCADE, related_name="+")
     idle_sigma_per_week = models.FloatField(default=0.0)
+
+
+class SeasonDivision(models.Model):
+    """The division a member plays the season in (unset: the last division), and, once the
+    season is closed, the one the standings send them to next; an admin may override that,
+    with a reason, and the row keeps who did and when (the audit)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="placements")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    division = models.PositiveSmallIntegerField()
+    next_division = models.PositiveSmallIntegerField(null=True, blank=True)
+    override_reason = models.CharField(max_length=200, blank=True, default="")
+    override_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="+")
+    override_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["season", "member"], name="one_division_per_member")]

@@ -37,7 +37,7 @@ from referee.models import Club, Member, Role, Session, SessionStatus
 from referee.permissions import require_role
 from referee.rules import GAMES
 
-from .models import DealResult, Season, SessionResult
+from .models import DealResult, Season, SeasonDivision, SessionResult
 
 #: The tie-breaks a season may chain, by key, as the pages write them out.
 TIE_BREAKS = {
@@ -67,6 +67,8 @@ class Row:
     place: int = 0
     needs: float | None = None  # the next result that passes the member above (None: cannot, or first)
     missing: int = 0  # results still needed to be ranked
+    division: int = 1
+    move: str = ""  # "up" or "down" at the season's end (divisions only)
 
     @property
     def key(self) -> tuple[float, ...]:
@@ -166,8 +168,11 @@ def _tie_key(season: Season, row: Row) -> tuple[Any, ...]:
 
 
 def season_table(season: Season, results: dict[int, list[Result]] | None = None) -> list[Row]:
-    """The season's table: ranked rows in order (shared places for full ties), then the unranked."""
+    """The season's table: per division (one when the season has none), the ranked rows in
+    order (shared places for full ties) with who goes up and down, then the unranked."""
     results = season_results(season) if results is None else results
+    placed = dict(SeasonDivision.objects.filter(season_id=season.pk).values_list("member_id", "division")) \
+        if season.pk else {}
     names = dict(Member.objects.filter(club_id=season.club_id, pk__in=list(results)).values_list("pk", "name"))
     rows = []
     for member, own in results.items():
@@ -176,15 +181,26 @@ def season_table(season: Season, results: dict[int, list[Result]] | None = None)
         row.counted, row.score = _counted(season, own)
         row.missing = max(0, season.min_results - len(own))
         row.ranked = row.missing == 0 or season.below_minimum == Season.BelowMinimum.ZEROS
+        row.division = min(placed.get(member, season.divisions), season.divisions)
         rows.append(row)
-    ranked = sorted((r for r in rows if r.ranked), key=lambda r: (_tie_key(season, r), r.name))
-    for index, row in enumerate(ranked):
-        same = index and _tie_key(season, ranked[index - 1]) == _tie_key(season, row)
-        row.place = ranked[index - 1].place if same else index + 1
-        if index and not same:
-            row.needs = _needed(season, row, ranked[index - 1])
-    unranked = sorted((r for r in rows if not r.ranked), key=lambda r: (r.missing, -r.score, r.name))
-    return ranked + unranked
+    table: list[Row] = []
+    for division in range(1, season.divisions + 1):
+        mine = [r for r in rows if r.division == division]
+        ranked = sorted((r for r in mine if r.ranked), key=lambda r: (_tie_key(season, r), r.name))
+        for index, row in enumerate(ranked):
+            same = index and _tie_key(season, ranked[index - 1]) == _tie_key(season, row)
+            row.place = ranked[index - 1].place if same else index + 1
+            if index and not same:
+                row.needs = _needed(season, row, ranked[index - 1])
+        if season.divisions > 1:
+            movers = min(season.movers, len(ranked) // 2)
+            for row in ranked[:movers] if division > 1 else []:
+                row.move = "up"
+            for row in ranked[len(ranked) - movers:] if division < season.divisions and movers else []:
+                row.move = "down"
+        unranked = sorted((r for r in mine if not r.ranked), key=lambda r: (r.missing, -r.score, r.name))
+        table += ranked + unranked
+    return table
 
 
 def _needed(season: Season, row: Row, above: Row) -> float | None:
@@ -209,7 +225,8 @@ def _needed(season: Season, row: Row, above: Row) -> float | None:
 def table_json(rows: list[Row]) -> list[dict[str, Any]]:
     """The table as stored when the season closes (and as the API gives it)."""
     return [{"member": r.member, "name": r.name, "place": r.place if r.ranked else None, "ranked": r.ranked,
-             "score": round(r.score, 2), "missing": r.missing, "needs": r.needs,
+             "score": round(r.score, 2), "missing": r.missing, "needs": r.needs, "division": r.division,
+             "move": r.move,
              "results": [{"key": res.key, "day": res.day.isoformat(), "score": res.score, "deals": res.deals,
                           "counted": counted} for res, counted in zip(r.results, r.counted, strict=True)]}
             for r in rows]
@@ -231,7 +248,10 @@ def changes_since_close(season: Season, rows: list[Row]) -> list[str]:
 def season_create(*, club: Club, user: Any, name: str, start: date, end: date, game: str = "",
                   unit: str = Season.Unit.SESSION, best_of: int | None = None, min_results: int = 0,
                   below_minimum: str = Season.BelowMinimum.UNRANKED,
-                  tie_breaks: Sequence[str] | None = None) -> Season:
+                  tie_breaks: Sequence[str] | None = None, divisions: int = 1, movers: int = 2,
+                  divisions_from: Season | None = None) -> Season:
+    """A new season; ``divisions_from``: a closed season whose promotions and relegations place
+    the members in this one's divisions."""
     require_role(user, club, Role.ADMIN)
     name = name.strip()
     if not name:
@@ -248,9 +268,18 @@ def season_create(*, club: Club, user: Any, name: str, start: date, end: date, g
     chain = list(tie_breaks) if tie_breaks is not None else list(DEFAULT_TIE_BREAKS)
     if len(set(chain)) != len(chain) or any(t not in TIE_BREAKS for t in chain):
         raise Refusal(_("Tie-breaks: each once, from %(known)s.") % {"known": ", ".join(TIE_BREAKS)})
-    return Season.objects.create(club=club, name=name[:80], game=game, start=start, end=end, unit=unit,
-                                 best_of=best_of, min_results=min_results, below_minimum=below_minimum,
-                                 tie_breaks=chain, created_by=user)
+    if not 1 <= divisions <= 9 or movers < 1:
+        raise Refusal(_("Divisions: 1 to 9, and at least one member going up and down."))
+    with transaction.atomic():
+        season = Season.objects.create(club=club, name=name[:80], game=game, start=start, end=end, unit=unit,
+                                       best_of=best_of, min_results=min_results, below_minimum=below_minimum,
+                                       tie_breaks=chain, divisions=divisions, movers=movers, created_by=user)
+        if divisions_from is not None:
+            SeasonDivision.objects.bulk_create(
+                SeasonDivision(season=season, member_id=member, division=min(max(next_division or 1, 1), divisions))
+                for member, next_division in SeasonDivision.objects.filter(
+                    season=divisions_from, next_division__isnull=False).values_list("member_id", "next_division"))
+    return season
 
 
 def season_close(*, season: Season, user: Any) -> Season:
@@ -260,8 +289,48 @@ def season_close(*, season: Season, user: Any) -> Season:
         season = Season.objects.select_for_update().select_related("club").get(pk=season.pk)
         if season.closed_at is not None:
             raise Refusal(_("This season is already closed."), code="closed")
-        season.frozen = table_json(season_table(season))
+        rows = season_table(season)
+        season.frozen = table_json(rows)
+        for row in rows:
+            step = -1 if row.move == "up" else 1 if row.move == "down" else 0
+            SeasonDivision.objects.update_or_create(season=season, member_id=row.member, defaults={
+                "division": row.division, "next_division": row.division + step})
         season.closed_at = timezone.now()
         season.closed_by = user
         season.save(update_fields=["frozen", "closed_at", "closed_by"])
     return season
+
+
+def division_place(*, season: Season, member: Member, division: int, user: Any) -> SeasonDivision:
+    """Put a member in a division for the season (before it closes)."""
+    require_role(user, season.club, Role.ADMIN)
+    if season.closed_at is not None:
+        raise Refusal(_("This season is already closed."), code="closed")
+    if not 1 <= division <= season.divisions or member.club_id != season.club_id:
+        raise Refusal(_("Choose a division from 1 to %(n)s and a member of this club.") % {"n": season.divisions})
+    placed, _created = SeasonDivision.objects.update_or_create(season=season, member=member,
+                                                             defaults={"division": division})
+    return placed
+
+
+def division_override(*, season: Season, member: Member, division: int, reason: str, user: Any) -> SeasonDivision:
+    """An admin sends a member to another division than the standings did, saying why; the row
+    keeps who did it and when (shown on the season's page)."""
+    require_role(user, season.club, Role.ADMIN)
+    if season.closed_at is None:
+        raise Refusal(_("Promotion and relegation are decided when the season closes."))
+    reason = reason.strip()
+    if not reason:
+        raise Refusal(_("Say why the standings are overridden."))
+    if not 1 <= division <= season.divisions:
+        raise Refusal(_("Choose a division from 1 to %(n)s and a member of this club.") % {"n": season.divisions})
+    with transaction.atomic():
+        placed = SeasonDivision.objects.select_for_update().filter(season=season, member=member).first()
+        if placed is None:
+            raise Refusal(_("%(name)s has no result in this season.") % {"name": member.name})
+        placed.next_division = division
+        placed.override_reason = reason[:200]
+        placed.override_by = user
+        placed.override_at = timezone.now()
+        placed.save(update_fields=["next_division", "override_reason", "override_by", "override_at"])
+    return placed

@@ -121,6 +121,8 @@ PAGES: list[Page] = [
     Page("POST", lambda w: "/clubs/vilnius/seasons/", lambda w: {
         "name": "Pavasaris", "start": "2026-03-01", "end": "2026-05-31", "unit": "session",
         "below_minimum": "unranked", "min_results": "0"}, (LOGIN, 404, 403, 403, 302)),
+    Page("POST", lambda w: f"/seasons/{w['season']}/division/", lambda w: {"member": w["ona"], "division": "1"},
+         (LOGIN, 404, 403, 403, 302)),
     Page("POST", lambda w: f"/seasons/{w['season']}/close/", lambda w: {}, (LOGIN, 404, 403, 403, 302)),
     Page("POST", lambda w: "/clubs/vilnius/leaderboard/settings/", lambda w: {"idle_sigma_per_week": "0.5"},
          (LOGIN, 404, 403, 403, 302)),
@@ -163,7 +165,7 @@ def world(club_setup: dict[str, Any], django_capture_on_commit_callbacks: Any) -
                               amount=Decimal("0.10"), user=users["admin"])
     cache.clear()
     winter = seasons.season_create(club=club_setup["club"], user=users["admin"], name="Žiema",
-                                   start=date(2026, 12, 1), end=date(2027, 2, 28))
+                                   start=date(2026, 12, 1), end=date(2027, 2, 28), divisions=2)
     return {**club_setup, "evening": evening.pk, "payment": paid.pk, "season": winter.pk, "round": drawn.pk,
             "marius": members["Marius"].pk,
             "velnias": velnias.pk, "rukas": rukas.pk, "running": running.pk, "idle": idle.pk,
@@ -217,7 +219,7 @@ def test_every_page_of_the_urlconf_is_in_the_matrix() -> None:
                "entry-correct", "deal-preview", "session-seat",
                "evening-new", "evening", "evening-wall", "evening-table", "evening-arrive", "evening-leave",
                "evening-draw", "evening-swap", "evening-start", "evening-close",
-               "debts", "payment-mark", "payment-reverse", "seasons", "season", "season-close",
+               "debts", "payment-mark", "payment-reverse", "seasons", "season", "season-close", "season-division",
                "rating-settings",
                "club-members", "club-member", "club-member-active", "club-member-invite", "invitation-code",
                "invitation", "service-worker", "web-manifest", "offline",

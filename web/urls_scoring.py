@@ -13,6 +13,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/seasons/", seasons.seasons_page, name="seasons"),
     path("seasons/<int:pk>/", seasons.season_page, name="season"),
     path("seasons/<int:pk>/close/", seasons.season_close, name="season-close"),
+    path("seasons/<int:pk>/division/", seasons.season_division, name="season-division"),
     path("clubs/<slug:slug>/debts/pay/", debts.payment_mark, name="payment-mark"),
     path("clubs/<slug:slug>/debts/payments/<int:pk>/reverse/", debts.payment_reverse, name="payment-reverse"),
 ]

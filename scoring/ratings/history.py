@@ -63,8 +63,9 @@ def _n(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def chart_svg(points: list[Point], *, session_url: str = "/sessions/{}/") -> str:
-    """The chart's SVG (empty string for no points). ``session_url`` names a session's page."""
+def chart_svg(points: list[Point], *, session_url: str = "/sessions/{}/", label: str = "") -> str:
+    """The chart's SVG (empty string for no points). ``session_url`` names a session's page;
+    ``label`` is what a screen reader says of the picture (the page's language)."""
     if not points:
         return ""
     step = max(1, -(-len(points) // DRAWN))
@@ -85,7 +86,8 @@ def chart_svg(points: list[Point], *, session_url: str = "/sessions/{}/") -> str
         return BOTTOM - (BOTTOM - TOP) * (value - low) / (high - low)
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-           f'width="{WIDTH}" height="{HEIGHT}" role="img" class="rating-chart">']
+           f'width="{WIDTH}" height="{HEIGHT}" role="img" aria-label="{escape(label, {chr(34): "&quot;"})}" '
+           f'class="rating-chart">']
     # Axes: a few value ticks, whole numbers.
     ticks = sorted({round(low + (high - low) * k / 4) for k in range(5)})
     for tick in ticks:
@@ -123,7 +125,7 @@ COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e
 LINE_POINTS = 200
 
 
-def top_lines_svg(*, club_id: int, game: str, members: list[tuple[int, str]]) -> str:
+def top_lines_svg(*, club_id: int, game: str, members: list[tuple[int, str]], label: str = "") -> str:
     """The cautious rating of several members (the leaderboard's top ten) over the stream's
     deals, one line each, with a legend; each line thinned to ``LINE_POINTS`` points."""
     series: dict[int, list[tuple[int, float]]] = {member: [] for member, _name in members}
@@ -150,7 +152,8 @@ def top_lines_svg(*, club_id: int, game: str, members: list[tuple[int, str]]) ->
         return BOTTOM - (BOTTOM - TOP) * (value - low) / (high - low)
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {int(BOTTOM) + 20}" '
-           f'width="{WIDTH}" height="{int(BOTTOM) + 20}" role="img" class="rating-chart">']
+           f'width="{WIDTH}" height="{int(BOTTOM) + 20}" role="img" aria-label="{escape(label, {chr(34): "&quot;"})}" '
+           f'class="rating-chart">']
     for tick in sorted({round(low + (high - low) * k / 4) for k in range(5)}):
         if low <= tick <= high:
             out.append(f'<line x1="{_n(LEFT)}" x2="{_n(right)}" y1="{_n(y(tick))}" y2="{_n(y(tick))}" '

@@ -6,6 +6,7 @@ inside its own box, with a cue, instead of pushing the page sideways).
 
 from __future__ import annotations
 
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -15,6 +16,7 @@ from evenings import services as evenings
 from referee import services
 from referee.models import Deal, Member
 from referee.rules import GAMES
+from scoring import seasons
 from scoring.settlement import debts
 from tests.evenings.world import drawn_evening
 
@@ -103,6 +105,11 @@ def club_pages(club_setup: dict[str, Any]) -> list[tuple[str, str]]:
     first_debt = debts.open_transfers(club)[0]
     debts.payment_mark(club=club, session=first_debt.session, payer=Member.objects.get(pk=first_debt.payer),
                        payee=Member.objects.get(pk=first_debt.payee), user=admin)
+    winter = seasons.season_create(club=club, user=admin, name="Žiema", start=date.today() - timedelta(days=30),
+                                   end=date.today() + timedelta(days=30), best_of=2)
+    pages += [("seasons", "/clubs/vilnius/seasons/"), ("season", f"/seasons/{winter.pk}/"),
+              ("season-wall", f"/seasons/{winter.pk}/?wall=1"),
+              ("leaderboard-lines", "/clubs/vilnius/leaderboard/?min_deals=1&lines=1")]
     pages += [("debts", "/clubs/vilnius/debts/"), ("evening-new", "/clubs/vilnius/evenings/new/"),
               ("evening", f"/evenings/{evening.pk}/"),
               ("evening-wall", f"/evenings/{evening.pk}/wall/")]

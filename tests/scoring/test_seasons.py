@@ -13,7 +13,7 @@ from django.utils import timezone, translation
 from referee.errors import Refusal
 from referee.models import Member, Session
 from scoring import seasons
-from scoring.models import Season
+from scoring.models import Season, SeasonDivision
 from tests.scoring.helpers import close, play, reopen, start, velnias_end
 
 pytestmark = pytest.mark.django_db
@@ -129,3 +129,43 @@ def test_the_season_pages(club_setup: dict[str, Any], client: Any) -> None:
     assert client.post(f"/seasons/{s.pk}/close/").status_code == 302
     s.refresh_from_db()
     assert s.closed_at is not None and len(s.frozen) == 3
+
+
+def test_promotion_and_relegation_at_the_boundaries_and_an_audited_override(club_setup: dict[str, Any]) -> None:
+    """Two divisions of four, one goes up and one down: at the boundary the last of division 1
+    and the first of division 2 swap; the next season starts from there; an admin's override
+    says who and why."""
+    club, users = club_setup["club"], club_setup["users"]
+    today = timezone.localdate()
+    with translation.override("en"):
+        s = seasons.season_create(club=club, user=users["admin"], name="Ruduo", start=today - timedelta(days=5),
+                                  end=today, divisions=2, movers=1)
+        members = {name: Member.objects.create(club=club, name=name) for name in "ABCDEFGH"}
+        for name in "ABCD":
+            seasons.division_place(season=s, member=members[name], division=1, user=users["admin"])
+        results = {members[n].pk: res(score) for n, score in zip("ABCDEFGH", (90, 70, 50, 10, 95, 60, 40, 20),
+                                                                  strict=True)}
+        rows = seasons.season_table(s, results)
+        moves = {r.name: (r.division, r.place, r.move) for r in rows}
+        assert moves == {"A": (1, 1, ""), "B": (1, 2, ""), "C": (1, 3, ""), "D": (1, 4, "down"),
+                         "E": (2, 1, "up"), "F": (2, 2, ""), "G": (2, 3, ""), "H": (2, 4, "")}
+        # Closing writes where each goes next (the results here are synthetic: close from them).
+        for row in rows:
+            step = -1 if row.move == "up" else 1 if row.move == "down" else 0
+            SeasonDivision.objects.update_or_create(season=s, member_id=row.member, defaults={
+                "division": row.division, "next_division": row.division + step})
+        s.closed_at = timezone.now()
+        s.save()
+        with pytest.raises(Refusal, match="Say why the standings are overridden."):
+            seasons.division_override(season=s, member=members["D"], division=1, reason=" ",
+                                      user=users["admin"])
+        with pytest.raises(Refusal):
+            seasons.division_override(season=s, member=members["D"], division=1, reason="moved away",
+                                      user=users["scorer"])
+        kept = seasons.division_override(season=s, member=members["D"], division=1,
+                                         reason="E moved to Kaunas", user=users["admin"])
+        assert (kept.next_division, kept.override_by, kept.override_reason) == (1, users["admin"], "E moved to Kaunas")
+        winter = seasons.season_create(club=club, user=users["admin"], name="Žiema", start=today,
+                                       end=today + timedelta(days=90), divisions=2, movers=1, divisions_from=s)
+    placed = dict(SeasonDivision.objects.filter(season=winter).values_list("member__name", "division"))
+    assert placed == {"A": 1, "B": 1, "C": 1, "D": 1, "E": 1, "F": 2, "G": 2, "H": 2}

@@ -36,6 +36,9 @@ class SeasonCreateSerializer(serializers.Serializer[Any]):
     below_minimum = f.ChoiceField(choices=Season.BelowMinimum.choices, default=Season.BelowMinimum.UNRANKED)
     tie_breaks = serializers.ListField(child=f.ChoiceField(choices=list(seasons.TIE_BREAKS)), required=False,
                                        max_length=len(seasons.TIE_BREAKS), default=list(seasons.DEFAULT_TIE_BREAKS))
+    divisions = f.IntegerField(min_value=1, max_value=9, default=1)
+    movers = f.IntegerField(min_value=1, max_value=99, default=2,
+                            help_text="How many go up and down at each division's boundary.")
 
 
 class SeasonSerializer(serializers.Serializer[Any]):
@@ -49,6 +52,8 @@ class SeasonSerializer(serializers.Serializer[Any]):
     min_results = serializers.IntegerField()
     below_minimum = serializers.CharField()
     tie_breaks = serializers.ListField(child=serializers.CharField())
+    divisions = serializers.IntegerField()
+    movers = serializers.IntegerField()
     closed_at = serializers.DateTimeField(allow_null=True)
 
 

@@ -105,7 +105,8 @@ def _top_lines(club: Club, game: str | None, board: dict[str, Any] | None) -> st
         return ""
     top = [(row["member"], row["name"]) for row in board["ranked"][:10]]
     # Our own SVG: numbers, and names escaped.
-    return mark_safe(rating_history.top_lines_svg(club_id=club.pk, game=game or OVERALL, members=top))
+    return mark_safe(rating_history.top_lines_svg(club_id=club.pk, game=game or OVERALL, members=top,
+                                                  label=_("The cautious rating of the top ten, deal by deal")))
 
 
 def leaderboard_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -168,7 +169,9 @@ def member_page(request: HttpRequest, slug: str, member_id: int) -> HttpResponse
     rival, nemesis = rating_form.rival_and_nemesis(member)
     balance = debts.balances(club).get(member.pk)
     session_url = reverse("session", args=[999999999]).replace("999999999", "{}")
-    chart = mark_safe(rating_history.chart_svg(points, session_url=session_url))  # our own SVG: numbers only
+    chart = mark_safe(rating_history.chart_svg(  # our own SVG: numbers, the label escaped
+        points, session_url=session_url,
+        label=_("The rating after each of %(n)s rated deals") % {"n": len(points)}))
     return render(request, "scoring/member.html", {
         "club": club, "member": member, "history": history, "games": games, "others": others,
         "versus": versus, "vs": vs, "error": error, "show_money": True,

@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from referee.errors import Refusal
-from referee.models import GAME_CHOICES, Role, game_name
+from referee.models import GAME_CHOICES, Member, Role, game_name
 from referee.permissions import club_role
 from scoring import seasons
-from scoring.models import Season
+from scoring.models import Season, SeasonDivision
 from web.pages.access import club_or_404
 
 
@@ -41,7 +41,7 @@ def seasons_page(request: HttpRequest, slug: str) -> HttpResponse:
     values: dict[str, Any] = {"name": "", "start": today.replace(day=1).isoformat(),
                               "end": today.replace(month=12, day=31).isoformat(), "game": "", "unit": "session",
                               "best_of": "", "min_results": "0", "below_minimum": "unranked",
-                              "tie_breaks": list(seasons.DEFAULT_TIE_BREAKS)}
+                              "tie_breaks": list(seasons.DEFAULT_TIE_BREAKS), "divisions": "1", "movers": "2"}
     if request.method == "POST":
         post = request.POST
         values = {key: post.get(key, "").strip() for key in values if key != "tie_breaks"}
@@ -54,7 +54,8 @@ def seasons_page(request: HttpRequest, slug: str) -> HttpResponse:
                 club=club, user=request.user, name=values["name"], start=start, end=end, game=values["game"],
                 unit=values["unit"], best_of=_int(values["best_of"]) if values["best_of"] else None,
                 min_results=_int(values["min_results"]) or 0, below_minimum=values["below_minimum"],
-                tie_breaks=values["tie_breaks"])
+                tie_breaks=values["tie_breaks"], divisions=_int(values["divisions"]) or 1,
+                movers=_int(values["movers"]) or 2)
         except Refusal as refusal:
             error, status = refusal.message, refusal.status
         else:
@@ -83,6 +84,10 @@ def season_context(season: Season) -> dict[str, Any]:
         "changes": seasons.changes_since_close(season, rows),
         "frozen": season.frozen,
         "chain": [str(seasons.TIE_BREAKS[t]) for t in season.tie_breaks if t in seasons.TIE_BREAKS],
+        "overrides": SeasonDivision.objects.filter(season=season, override_at__isnull=False).select_related(
+            "member", "override_by"),
+        "members": Member.objects.filter(club=season.club, active=True).exclude(
+            pk__in=[r.member for r in rows]).order_by("name"),
     }
 
 
@@ -100,6 +105,29 @@ def season_close(request: HttpRequest, pk: int) -> HttpResponse:
     season, role = _season_or_404(request, pk)
     try:
         seasons.season_close(season=season, user=request.user)
+    except Refusal as refusal:
+        context = {**season_context(season), "role": role, "is_admin": role == Role.ADMIN, "wall": False,
+                   "error": refusal.message}
+        return render(request, "scoring/season.html", context, status=refusal.status)
+    return redirect(reverse("season", args=[season.pk]))
+
+
+@login_required
+@require_POST
+def season_division(request: HttpRequest, pk: int) -> HttpResponse:
+    """An admin places a member in a division (an open season) or overrides where the standings
+    send them (a closed one, with a reason)."""
+    season, role = _season_or_404(request, pk)
+    member = Member.objects.filter(club=season.club, pk=_int(request.POST.get("member", "")) or 0).first()
+    division = _int(request.POST.get("division", "")) or 0
+    try:
+        if member is None:
+            raise Refusal(_("Choose a division from 1 to %(n)s and a member of this club.") % {"n": season.divisions})
+        if season.closed_at is None:
+            seasons.division_place(season=season, member=member, division=division, user=request.user)
+        else:
+            seasons.division_override(season=season, member=member, division=division,
+                                      reason=request.POST.get("reason", ""), user=request.user)
     except Refusal as refusal:
         context = {**season_context(season), "role": role, "is_admin": role == Role.ADMIN, "wall": False,
                    "error": refusal.message}
