@@ -58,14 +58,20 @@ def sessions_of(points: list[Point]) -> list[tuple[int, int, int]]:
     return found
 
 
+def _attr(text: str) -> str:
+    return escape(text, {'"': "&quot;"})
+
+
 def _n(value: float) -> str:
     text = f"{value:.1f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
 
-def chart_svg(points: list[Point], *, session_url: str = "/sessions/{}/", label: str = "") -> str:
+def chart_svg(points: list[Point], *, session_url: str = "/sessions/{}/", label: str = "",
+              session_label: str = "{rating} ({deals})") -> str:
     """The chart's SVG (empty string for no points). ``session_url`` names a session's page;
-    ``label`` is what a screen reader says of the picture (the page's language)."""
+    ``label`` is what a screen reader says of the picture, ``session_label`` of a session's dot
+    (``{rating}`` and ``{deals}`` filled in), both in the page's language."""
     if not points:
         return ""
     step = max(1, -(-len(points) // DRAWN))
@@ -85,8 +91,9 @@ def chart_svg(points: list[Point], *, session_url: str = "/sessions/{}/", label:
     def y(value: float) -> float:
         return BOTTOM - (BOTTOM - TOP) * (value - low) / (high - low)
 
+    # A group, not an image: it holds links (a session per dot), which an image may not.
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-           f'width="{WIDTH}" height="{HEIGHT}" role="img" aria-label="{escape(label, {chr(34): "&quot;"})}" '
+           f'width="{WIDTH}" height="{HEIGHT}" role="group" aria-label="{_attr(label)}" '
            f'class="rating-chart">']
     # Axes: a few value ticks, whole numbers.
     ticks = sorted({round(low + (high - low) * k / 4) for k in range(5)})
@@ -113,9 +120,12 @@ def chart_svg(points: list[Point], *, session_url: str = "/sessions/{}/", label:
                    f'height="{_n(height)}" fill="{BAR}" fill-opacity="0.5"/>')
         if number % every == 0 or number == len(sessions) - 1:
             point = points[last]
-            title = escape(f"{_n(point.ordinal)} ({count})")
-            out.append(f'<a href="{escape(session_url.format(session))}"><circle cx="{_n(x(last))}" '
-                       f'cy="{_n(y(point.ordinal))}" r="5" fill="{LINE}"><title>{title}</title></circle></a>')
+            said = _attr(session_label.format(rating=_n(point.ordinal), deals=count))
+            # The dot, and round it a target a finger can hit (24 units: 47 px across on a phone).
+            out.append(f'<a href="{escape(session_url.format(session))}" aria-label="{said}">'
+                       f'<circle cx="{_n(x(last))}" cy="{_n(y(point.ordinal))}" r="24" fill="{LINE}" '
+                       f'fill-opacity="0"/><circle cx="{_n(x(last))}" cy="{_n(y(point.ordinal))}" r="5" '
+                       f'fill="{LINE}"/></a>')
     out.append("</svg>")
     return "".join(out)
 
@@ -152,7 +162,7 @@ def top_lines_svg(*, club_id: int, game: str, members: list[tuple[int, str]], la
         return BOTTOM - (BOTTOM - TOP) * (value - low) / (high - low)
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {int(BOTTOM) + 20}" '
-           f'width="{WIDTH}" height="{int(BOTTOM) + 20}" role="img" aria-label="{escape(label, {chr(34): "&quot;"})}" '
+           f'width="{WIDTH}" height="{int(BOTTOM) + 20}" role="img" aria-label="{_attr(label)}" '
            f'class="rating-chart">']
     for tick in sorted({round(low + (high - low) * k / 4) for k in range(5)}):
         if low <= tick <= high:

@@ -41,7 +41,7 @@ def test_a_point_per_rated_deal_and_a_dot_per_session(club_setup: dict[str, Any]
     page = client.get(f"/clubs/vilnius/members/{ona.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     svg = re.search(r"<svg[^>]*class=\"rating-chart\".*?</svg>", page, re.S)
     assert svg is not None
-    assert re.findall(r'<a href="(/sessions/\d+/)">', svg.group(0)) == [f"/sessions/{s.pk}/" for s in sessions]
+    assert re.findall(r'<a href="(/sessions/\d+/)"', svg.group(0)) == [f"/sessions/{s.pk}/" for s in sessions]
     assert f"Now {ordinal(points[-1].mu, points[-1].sigma):.1f} after 6 rated deals in 2 sessions." in page
 
 

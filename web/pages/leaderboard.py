@@ -171,7 +171,8 @@ def member_page(request: HttpRequest, slug: str, member_id: int) -> HttpResponse
     session_url = reverse("session", args=[999999999]).replace("999999999", "{}")
     chart = mark_safe(rating_history.chart_svg(  # our own SVG: numbers, the label escaped
         points, session_url=session_url,
-        label=_("The rating after each of %(n)s rated deals") % {"n": len(points)}))
+        label=_("The rating after each of %(n)s rated deals") % {"n": len(points)},
+        session_label=_("Open the session: rating {rating} after it, {deals} deals")))
     return render(request, "scoring/member.html", {
         "club": club, "member": member, "history": history, "games": games, "others": others,
         "versus": versus, "vs": vs, "error": error, "show_money": True,
