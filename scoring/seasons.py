@@ -80,8 +80,8 @@ def _place_score(placement: int, players: int) -> float:
 
 
 def ensure_results(sessions: Iterable[Session]) -> None:
-    """Write the results of closed sessions that have none yet (after a close, or stored before
-    seasons existed): one read of their deals' places, one insert."""
+    """Write the results of closed sessions that have none yet (as a session closes): one read
+    of their deals' places, one insert."""
     missing = [s for s in sessions if s.status == SessionStatus.CLOSED]
     if not missing:
         return
@@ -109,13 +109,8 @@ def forget_results(session: Session) -> None:
 
 def season_results(season: Season) -> dict[int, list[Result]]:
     """Every member's results in the season's days (and game), by the season's unit."""
-    sessions = Session.objects.filter(club_id=season.club_id, status=SessionStatus.CLOSED,
-                                      closed_at__date__gte=season.start, closed_at__date__lte=season.end)
-    if season.game:
-        sessions = sessions.filter(game=season.game)
-    unscored = sessions.exclude(pk__in=SessionResult.objects.filter(
-        club_id=season.club_id, day__gte=season.start, day__lte=season.end).values("session_id"))
-    ensure_results(unscored.prefetch_related("seats"))
+    # Every closed session has its results (written as it closes; scoring's migration 0013 wrote
+    # those of the sessions closed before seasons existed).
     rows = SessionResult.objects.filter(club_id=season.club_id, day__gte=season.start, day__lte=season.end)
     if season.game:
         rows = rows.filter(game=season.game)

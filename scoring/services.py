@@ -30,6 +30,7 @@ def deal_reopened(*, deal: Deal) -> None:
 def session_closed(*, session: Session) -> None:
     """Settle what is settled at close (Michigan's M3) and enqueue the summary."""
     results.close_session(session=session)
+    seasons.ensure_results([session])
     request_summary(session=session)
 
 
