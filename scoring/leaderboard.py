@@ -296,7 +296,8 @@ def leaderboard(
             "total": unit.of(points) if unit is not None else None,
             "money": money_text(money) if include_money else None,
             "rating": rating_text(mu, sigma, rated),
-            "idle_weeks": weeks if idle.per_week else 0,
+            # Only where the club lets uncertainty grow while away: the answer is otherwise as it was.
+            **({"idle_weeks": weeks} if idle.per_week else {}),
         })
     rows.sort(key=lambda row: (-row["rating"]["ordinal"], -row["deals"], row["name"]))
     ranked = [row for row in rows if row["deals"] >= min_deals]
