@@ -45,7 +45,7 @@ def build(deals: int) -> tuple[object, object, object]:
                                      role=Role.ADMIN if n == 0 else Role.MEMBER) for n in range(8)]
     sessions = Session.objects.bulk_create(Session(club=club, game="velnias", status="closed")
                                            for _ in range(math.ceil(deals / 25)))
-    Seat.objects.bulk_create(Seat(session=s, number=i, member=members[(k + i) % 8 if i else 0])
+    Seat.objects.bulk_create(Seat(session=s, number=i, member=members[(k + i) % 7 + 1] if i else members[0])
                              for k, s in enumerate(sessions) for i in range(4))
     made = Deal.objects.bulk_create(Deal(session=sessions[n // 25], number=n % 25 + 1, dealer=0, state={},
                                          status="finished") for n in range(deals))

@@ -107,11 +107,19 @@ def main() -> int:
         page = f"/seasons/{season.pk}/"
         assert client.get(page).status_code == 200
         figures = [("season table", timed(table, args.runs)),
+                   ("  its read", timed(lambda: seasons.season_results(season), args.runs)),
                    ("season page", timed(lambda: client.get(page), max(5, args.runs // 3)))]
         print(f"A season's table over {results * 25:,} deal results ({results:,} session results, "
               f"{len(rows)} members; PostgreSQL)")
         for name, times in figures:
             print(f"  {name:<13} median {statistics.median(times):7.1f} ms   p99 {percentile(times, 0.99):7.1f} ms")
+        if os.environ.get("BENCH_PROFILE"):
+            import cProfile
+            import pstats
+
+            profile = cProfile.Profile()
+            profile.runcall(table)
+            pstats.Stats(profile).sort_stats("cumulative").print_stats(12)
         verdict = "met" if statistics.median(figures[0][1]) < TARGET_MS else "NOT met"
         print(f"  goal: the table under {TARGET_MS:.0f} ms: {verdict}")
         return 0
@@ -119,7 +127,8 @@ def main() -> int:
         from django.db import connections
 
         connections.close_all()
-        admin_sql(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
+        if not os.environ.get("BENCH_KEEP"):
+            admin_sql(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
 
 
 if __name__ == "__main__":

@@ -334,8 +334,11 @@ class SessionResult(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["session", "member"], name="one_result_per_session_member")]
-        # A season reads a club's results of a span of days (and one game): (club, day).
-        indexes = [models.Index(fields=["club", "day"], name="session_result_club_day")]
+        # A season reads a club's results of a span of days (and one game): (club, day); on
+        # PostgreSQL each member's best and latest ones (scoring.seasons.BEST_AND_LATEST_SQL).
+        indexes = [models.Index(fields=["club", "day"], name="session_result_club_day"),
+                   models.Index(fields=["club", "member", "-score"], name="session_result_best"),
+                   models.Index(fields=["club", "member", "-day"], name="session_result_latest")]
 
 
 class Season(models.Model):

@@ -169,3 +169,30 @@ def test_promotion_and_relegation_at_the_boundaries_and_an_audited_override(club
                                        end=today + timedelta(days=90), divisions=2, movers=1, divisions_from=s)
     placed = dict(SeasonDivision.objects.filter(season=winter).values_list("member__name", "division"))
     assert placed == {"A": 1, "B": 1, "C": 1, "D": 1, "E": 1, "F": 2, "G": 2, "H": 2}
+
+
+def test_reading_only_the_results_that_matter_gives_the_same_table(club_setup: dict[str, Any]) -> None:
+    """A season counting its best N reads each member's best N+1 and latest results only; its
+    table is the one computed from every result."""
+    import random
+
+    rng = random.Random(3)
+    for _ in range(6):
+        session = start(club_setup, "velnias", ["admin", "scorer", "member", "Petras"])
+        for _deal in range(2):
+            caller = rng.randrange(4)
+            play(club_setup, session, [velnias_end("empty_hand", caller, [0 if s == caller else rng.randint(1, 8)
+                                                                         for s in range(4)])])
+        close(club_setup, session)
+    today = timezone.localdate()
+    s = seasons.season_create(club=club_setup["club"], user=club_setup["users"]["admin"], name="Žiema",
+                              start=today - timedelta(days=1), end=today, best_of=2, min_results=3)
+    every = seasons.season_results(Season(club=club_setup["club"], name="all", start=s.start, end=s.end))
+    assert sum(len(v) for v in every.values()) == 24
+    few = seasons.season_results(s)
+    assert sum(len(v) for v in few.values()) < 24 and few.counts == {m: 6 for m in every}
+
+    def shown(rows: list[seasons.Row]) -> list[tuple[Any, ...]]:
+        return [(r.member, r.place, round(r.score, 6), r.needs, r.count, r.ranked) for r in rows]
+
+    assert shown(seasons.season_table(s)) == shown(seasons.season_table(s, every))
