@@ -8,6 +8,7 @@ only choose what to show and in which language. Phones watching a session poll
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -143,6 +144,11 @@ def session_close(request: HttpRequest, pk: int) -> HttpResponse:
     context = session_context(session, role)
     if not context["is_open"]:
         return redirect(reverse("session", args=[session.pk]))
+    # What closing adds (Mičiganas' M3: the chips left on the prize cards are split now), so
+    # the amounts here match the deal screen's plus that split.
+    settlement = context.get("settlement") or {}
+    context["close_split"] = [(net["name"], net["close"]) for net in settlement.get("nets", [])
+                              if net.get("close") and Decimal(net["close"]) != 0]
     return render(request, "referee/session_close.html", context)
 
 
