@@ -54,12 +54,13 @@ def test_a_member_reads_every_entry_undo_and_correction_with_who_and_when(
     html = response.content.decode()
     cells = rows(html)
     table = [(row[0], row[1], row[3], row[5]) for row in cells]
+    # Each entry in the club's words, then its exact fields.
     assert table == [
-        ("1", "trick · cards: 2 3 4 5", "scorer", "replaced by a correction"),
-        ("2", "trick · cards: 3 4 5 6", "scorer", "recorded"),
-        ("3", "trick · cards: 4 5 6 7", "scorer", "undone"),
-        ("3", "trick · cards: 4 5 6 8", "admin", "recorded"),
-        ("1", "trick · cards: 2 3 4 6", "admin", "recorded"),
+        ("1", "the trick 2 3 4 5trick · cards: 2 3 4 5", "scorer", "replaced by a correction"),
+        ("2", "the trick 3 4 5 6trick · cards: 3 4 5 6", "scorer", "recorded"),
+        ("3", "the trick 4 5 6 7trick · cards: 4 5 6 7", "scorer", "undone"),
+        ("3", "the trick 4 5 6 8trick · cards: 4 5 6 8", "admin", "recorded"),
+        ("1", "the trick 2 3 4 6trick · cards: 2 3 4 6", "admin", "recorded"),
     ]
     assert "undid entry 3 (“trick · cards: 4 5 6 7”)" in html
     assert "corrected entry 1: was “trick · cards: 2 3 4 5”, now “trick · cards: 2 3 4 6”" in html

@@ -23,7 +23,8 @@ def audit_context(session: Session) -> dict[str, Any]:
     """Deals in order, each with its entries (oldest first) and its changes (two queries)."""
     names = selectors.seat_names_of(session)
     # How an entry reads is the game's own (seats by name, its own fields its own way).
-    describe = PAGES[session.game].audit_line
+    pages = PAGES[session.game]
+    describe = pages.audit_line
     entries = list(
         Entry.objects.filter(deal__session=session).select_related("author", "deal").order_by("deal__number", "id")
     )
@@ -49,6 +50,8 @@ def audit_context(session: Session) -> dict[str, Any]:
         result = entry.result if isinstance(entry.result, dict) else {}
         deal["entries"].append({
             "seq": entry.seq, "text": describe(entry.payload, names), "active": entry.active, "status": status,
+            # The entry in the club's words (as the undo button says it), the exact fields below it.
+            "said": _said(pages, entry, names, session.notation),
             "conclusion": with_names(result, names).get("text", ""),
             "author": entry.author.get_username() if entry.author else "–", "at": entry.created_at,
             "key": entry.idempotency_key or "",
@@ -72,6 +75,16 @@ def audit_context(session: Session) -> dict[str, Any]:
             for c in SeatChange.objects.filter(session=session).select_related("was", "now", "author")
         ],
     }
+
+
+def _said(pages: Any, entry: Entry, names: list[str], notation: str) -> str:
+    if not isinstance(entry.payload, dict):
+        return ""
+    result = entry.result if isinstance(entry.result, dict) else None
+    try:
+        return str(pages.describe_entry(entry.payload, result, names, notation))
+    except (KeyError, TypeError, ValueError, IndexError):  # an old entry of another shape: its fields say it
+        return ""
 
 
 @login_required
