@@ -215,3 +215,10 @@ def test_the_invitation_speaks_lithuanian(page: Any, club_setup: dict) -> None:
     assert "Esate pakviesti kaip Petras." in body
     refused = plain(page(language="lt").get("/invitation/AAAAA-AAAAA/"))
     assert "Tokio kvietimo kodo nėra. Patikrinkite jį arba paprašykite klubo administratoriaus naujo." in refused
+
+
+def test_a_too_short_password_is_refused_in_lithuanian(page: Any, club_setup: dict) -> None:
+    code = make_invitation(page, club_setup)
+    response = accept(page(language="lt"), code, password="trumpas")
+    assert response.status_code == 400
+    assert "Šis slaptažodis yra per trumpas." in text(response)
