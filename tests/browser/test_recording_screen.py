@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from referee import services
 from referee.models import Deal, Entry
@@ -77,8 +78,7 @@ def test_velnias_record_stays_in_reach_and_refusals_name_their_field(
     beside = page.locator("fieldset:has([data-condition]) [data-error-for-term]")
     # The refusal is the server's (the form's first entry goes online): on a loaded machine its
     # answer can take more than the default ten seconds; what is checked is where it shows.
-    beside.wait_for(timeout=30_000)
-    assert beside.inner_text() == "The end-of-deal entry needs how the deal ended."
+    expect(beside).to_have_text("The end-of-deal entry needs how the deal ended.", timeout=30_000)
     assert page.locator("[data-error-for-player]:not(:empty), [data-error-for='end']:not(:empty)").count() == 0
     record_in_view(page, record)
     shoot(page, f"recording-velnias-refused-{size['width']}")
