@@ -40,6 +40,7 @@ from referee.models import Club, Member, Role, Session, SessionStatus
 from referee.permissions import require_role
 from referee.rules import GAMES
 
+from .evening_standings import place_score
 from .models import DealResult, Season, SeasonDivision, SessionResult
 
 #: The tie-breaks a season may chain, by key, as the pages write them out.
@@ -83,10 +84,6 @@ class Row:
         return (-round(self.score, 9),)
 
 
-def _place_score(placement: int, players: int) -> float:
-    return (players - placement) / (players - 1) if players > 1 else 0.0
-
-
 def ensure_results(sessions: Iterable[Session]) -> None:
     """Write the results of closed sessions that have none yet (as a session closes): one read
     of their deals' places, one insert."""
@@ -101,7 +98,7 @@ def ensure_results(sessions: Iterable[Session]) -> None:
     scores: dict[tuple[int, int], list[float]] = defaultdict(list)
     for session_id, member, placement in DealResult.objects.filter(session__in=missing).values_list(
             "session_id", "member_id", "placement"):
-        scores[(session_id, member)].append(_place_score(placement, players[session_id]))
+        scores[(session_id, member)].append(place_score(placement, players[session_id]))
     by_id = {s.pk: s for s in missing}
     SessionResult.objects.bulk_create([
         SessionResult(session_id=session_id, club_id=by_id[session_id].club_id, member_id=member,

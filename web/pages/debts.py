@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from referee.errors import Refusal
 from referee.models import Club, Member, Role, Session
+from referee.safe_input import read_int
 from scoring.models import Payment
 from scoring.settlement import debts
 from web.pages.access import club_or_404
@@ -43,21 +44,17 @@ def debts_page(request: HttpRequest, slug: str) -> HttpResponse:
     return _page(request, club, role)
 
 
-def _number(text: str) -> int:
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else 0
-
-
 @login_required
 @require_POST
 def payment_mark(request: HttpRequest, slug: str) -> HttpResponse:
     club, role = club_or_404(request.user, slug)
     post = request.POST
     try:
-        payer = Member.objects.filter(club=club, pk=_number(post.get("payer", ""))).first()
-        payee = Member.objects.filter(club=club, pk=_number(post.get("payee", ""))).first()
+        payer = Member.objects.filter(club=club, pk=read_int(post.get("payer", "")) or 0).first()
+        payee = Member.objects.filter(club=club, pk=read_int(post.get("payee", "")) or 0).first()
         if payer is None or payee is None:
             raise Refusal(_("Choose two different members of this club."))
-        session = Session.objects.filter(club=club, pk=_number(post.get("session", ""))).first()
+        session = Session.objects.filter(club=club, pk=read_int(post.get("session", "")) or 0).first()
         amount = None
         if session is None and post.get("amount"):
             try:

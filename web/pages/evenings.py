@@ -24,6 +24,7 @@ from referee.errors import Refusal
 from referee.models import GAME_CHOICES, Member, SessionStatus, game_name
 from referee.permissions import club_role
 from referee.rules import GAMES
+from referee.safe_input import read_int
 from scoring.evening_standings import TIE_BREAKS, evening_standings
 from scoring.ratings.rating import strengths
 from web.pages.access import can_record, club_or_404
@@ -255,7 +256,7 @@ def _act(request: HttpRequest, pk: int, action: Any) -> HttpResponse:
 
 def _member_from(request: HttpRequest, evening: Evening, field: str) -> Member:
     value = request.POST.get(field, "")
-    member = Member.objects.filter(club=evening.club, pk=_number(value) or 0).first()
+    member = Member.objects.filter(club=evening.club, pk=read_int(value) or 0).first()
     if member is None:
         raise Refusal(_("Choose a member of this club."))
     return member
@@ -287,19 +288,14 @@ def evening_draw(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _round_of(evening: Evening, request: HttpRequest) -> Round:
     value = request.POST.get("round", "")
-    found = evening.round_set.filter(pk=_number(value) or 0).first()
+    found = evening.round_set.filter(pk=read_int(value) or 0).first()
     if found is None:
         raise Refusal(_("That round is not of this club night."))
     return found
 
 
-def _number(text: str) -> int | None:
-    """A whole number as a form sends it, or None (never an error: the service says what is wrong)."""
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
-
-
 def _version(request: HttpRequest) -> int | None:
-    return _number(request.POST.get("version", ""))
+    return read_int(request.POST.get("version", ""))
 
 
 @login_required

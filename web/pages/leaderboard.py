@@ -167,6 +167,7 @@ def member_page(request: HttpRequest, slug: str, member_id: int) -> HttpResponse
             versus["chance"] = rating_form.chance(club_id=club.pk, game=most[0], a=member.pk, b=versus["b"]["member"])
             versus["chance_game"] = names.get(most[0], most[0])
     rival, nemesis = rating_form.rival_and_nemesis(member)
+    form = rating_form.form(points)
     balance = debts.balances(club).get(member.pk)
     session_url = reverse("session", args=[999999999]).replace("999999999", "{}")
     chart = mark_safe(rating_history.chart_svg(  # our own SVG: numbers, the label escaped
@@ -180,7 +181,7 @@ def member_page(request: HttpRequest, slug: str, member_id: int) -> HttpResponse
         "chart_game_name": names.get(chart_game, _("All games")),
         "chart_last": points[-1] if points else None,
         "chart_sessions": len(rating_history.sessions_of(points)),
-        "form": rating_form.form(points), "form_trend": _trend_svg(rating_form.form(points)),
+        "form": form, "form_trend": _trend_svg(form),
         "rival": rival, "nemesis": nemesis, "min_together": rating_form.MIN_TOGETHER,
         "balance": balance, "currency": club.currency,
     }, status=400 if error else 200)

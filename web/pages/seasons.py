@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from referee.errors import Refusal
 from referee.models import GAME_CHOICES, Member, Role, game_name
 from referee.permissions import club_role
+from referee.safe_input import read_int
 from scoring import seasons
 from scoring.models import Season, SeasonDivision
 from web.pages.access import club_or_404
@@ -27,10 +28,6 @@ def _date(text: str) -> date | None:
         return date.fromisoformat(text) if len(text) == 10 else None
     except ValueError:
         return None
-
-
-def _int(text: str) -> int | None:
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 5 else None
 
 
 @login_required
@@ -52,10 +49,10 @@ def seasons_page(request: HttpRequest, slug: str) -> HttpResponse:
                 raise Refusal(_("Give the first and the last day as dates."))
             season = seasons.season_create(
                 club=club, user=request.user, name=values["name"], start=start, end=end, game=values["game"],
-                unit=values["unit"], best_of=_int(values["best_of"]) if values["best_of"] else None,
-                min_results=_int(values["min_results"]) or 0, below_minimum=values["below_minimum"],
-                tie_breaks=values["tie_breaks"], divisions=_int(values["divisions"]) or 1,
-                movers=_int(values["movers"]) or 2)
+                unit=values["unit"], best_of=_small(values["best_of"]) if values["best_of"] else None,
+                min_results=_small(values["min_results"]) or 0, below_minimum=values["below_minimum"],
+                tie_breaks=values["tie_breaks"], divisions=_small(values["divisions"]) or 1,
+                movers=_small(values["movers"]) or 2)
         except Refusal as refusal:
             error, status = refusal.message, refusal.status
         else:
@@ -66,6 +63,11 @@ def seasons_page(request: HttpRequest, slug: str) -> HttpResponse:
         "units": Season.Unit.choices, "below": Season.BelowMinimum.choices,
         "tie_breaks": [(key, str(label)) for key, label in seasons.TIE_BREAKS.items()],
     }, status=status)
+
+
+def _small(text: str) -> int | None:
+    """A season's count as the form sends it (at most four digits: the fields are small integers)."""
+    return read_int(text, high=9999)
 
 
 def _season_or_404(request: HttpRequest, pk: int) -> tuple[Season, str]:
@@ -118,8 +120,8 @@ def season_division(request: HttpRequest, pk: int) -> HttpResponse:
     """An admin places a member in a division (an open season) or overrides where the standings
     send them (a closed one, with a reason)."""
     season, role = _season_or_404(request, pk)
-    member = Member.objects.filter(club=season.club, pk=_int(request.POST.get("member", "")) or 0).first()
-    division = _int(request.POST.get("division", "")) or 0
+    member = Member.objects.filter(club=season.club, pk=_small(request.POST.get("member", "")) or 0).first()
+    division = _small(request.POST.get("division", "")) or 0
     try:
         if member is None:
             raise Refusal(_("Choose a division from 1 to %(n)s and a member of this club.") % {"n": season.divisions})
