@@ -318,7 +318,11 @@ def test_a_deal_start_whose_answer_is_lost_is_the_deal_the_tablet_shows_and_the_
 
     page.context.route(re.compile(r"/api/sessions/\d+/deals/$"), lose_the_answer)
     page.get_by_role("button", name="Start deal 2").click()
-    page.locator("form#form-end").wait_for()  # drawn by the tablet itself
+    # Drawn by the tablet itself. The wait spans the server's own start of the deal, which runs
+    # in this test's thread inside the route (on SQLite it queues behind the live server's
+    # writes), then the abort and the engine's new deal: 10 s was once too short on a loaded
+    # machine, never wrong.
+    page.locator("form#form-end").wait_for(timeout=30_000)
     # (Chromium routes the request as the page sends it and again as the service worker lets it
     # through: one client id either way.)
     assert lost and set(lost) == {lost[0]} and lost[0].startswith("client-"), lost
