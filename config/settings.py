@@ -103,9 +103,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif os.environ.get("SERVER_SIDE_BINDING", "1") == "1":
     # PostgreSQL plans a statement it is sent with its values bound in at every execution;
     # bound on the server, psycopg prepares it after five executions on a connection and it is
-    # planned once. bench/bench_binding.py (5 December 2026): an ORM read of a deal with its
-    # session 0.19 -> 0.09 ms of backend CPU; the hot path's deal lock 0.35 -> 0.11 ms, as
-    # db.prepared's cursor (0.10 ms, prepared at its first execution) already had it.
+    # planned once: about half the backend CPU of an ORM read, and on the hot path's deal lock
+    # what db.prepared's cursor already gives (bench/bench_binding.py; docs/measurements.md).
     # SERVER_SIDE_BINDING=0 turns it off (a pooler without prepared statements).
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"].update({"server_side_binding": True, "prepare_threshold": 5})
