@@ -2,10 +2,13 @@
 
 Rules (RULES.md section 1, read from the seed ``000_502ed600ba8c1367.txt``):
 
-* 2 to 4 players and a standard 52-card deck. With 4 players each holds the 13 cards of
-  one suit; with 3 one suit is left out; with 2 one holds both red suits (H, D) and the
-  other both black (S, C). Option ``suits`` says which suit(s) each seat holds. Every
-  player shuffles their own pile face down, so the referee never knows its order.
+* 2 to 4 players and any deck without jokers (E5, option ``deck``): 52 cards (ranks 2 to
+  ace, 13 a suit, the default), 36 (6 to ace, 9 a suit) or 32 (7 to ace, 8 a suit). With 4
+  players each holds every card of one suit; with 3 one suit is left out; with 2 one holds
+  both red suits (H, D) and the other both black (S, C). Option ``suits`` says which suit(s)
+  each seat holds; the table may draw them by lot (:func:`draw_suits`). Every player
+  shuffles their own pile face down, so the referee never knows its order. A card outside
+  the session's deck is refused naming the deck.
 * The first player (the seat after the dealer) leads the first trick. In a trick the
   players still in turn their top card in turn, the leader first, then clockwise. The
   highest rank takes every card on the table; suits never matter.
@@ -48,6 +51,7 @@ deal whose rest is forecast: its result, or a draw for a proven cycle).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -72,6 +76,11 @@ from .cards import ACE, JACK, KING, QUEEN, SUITS, Card, CardError, Notation, car
 from .errors import IllegalEntry, InvalidSetup, Seat, Term, gettext_noop, message_repr
 
 DEFAULT_SUITS: Mapping[int, tuple[str, ...]] = {2: ("HD", "SC"), 3: ("S", "C", "D"), 4: ("S", "C", "D", "H")}
+
+#: E5: the decks the seed allows ("bet kokią kaladę be džokerių"), by size: each suit's lowest
+#: rank (a full deck runs down to the two, "iki dviakės"; the short ones stop at the six or seven).
+DECKS: Mapping[int, int] = {52: 2, 36: 6, 32: 7}
+DEFAULT_DECK = 52
 
 #: How many further tricks a forecast simulates before it gives up for now. Every random
 #: deal measured ends within a few thousand tricks; this bound keeps one forecast well
@@ -109,6 +118,12 @@ class ElgetaOptions:
     all_aces: bool
     strict_order: bool
     notation: Notation
+    deck: int = DEFAULT_DECK
+
+    @property
+    def lowest(self) -> int:
+        """The lowest rank in the deck (2, 6 or 7)."""
+        return DECKS[self.deck]
 
 
 @dataclass(frozen=True)
@@ -404,6 +419,31 @@ def _read_card(value: object, notation: Notation) -> Card:
 # -- options -----------------------------------------------------------------------------------
 
 
+def read_deck(value: object) -> int:
+    """Option ``deck`` (E5): 52, 36 or 32 cards."""
+    if isinstance(value, bool) or value not in DECKS:
+        raise InvalidSetup(
+            gettext_noop("Option deck must be 52, 36 or 32 (cards in the deck), not {value}."),
+            value=message_repr(value),
+        )
+    assert isinstance(value, int)
+    return value
+
+
+def draw_suits(players: int, rng: random.Random) -> tuple[str, ...]:
+    """The seats' suits drawn by lot ("galima tai nustatyti ir burtų keliu"), each possible
+    deal of the suits equally likely: 4 players, an order of the four suits (24); 3, three of
+    the four in some order (24); 2, which seat gets the reds and which the blacks (2).
+    Written like the option ``suits``, so a drawn deal is stored as a chosen one."""
+    if players == 2:
+        return rng.choice((("HD", "SC"), ("SC", "HD")))
+    if players not in DEFAULT_SUITS:
+        raise InvalidSetup(
+            gettext_noop("Suits are drawn for 2 to 4 players, not {count}."), count=message_repr(players)
+        )
+    return tuple(rng.sample(SUITS, players))
+
+
 def read_suits(value: object, players: int) -> tuple[str, ...]:
     """Option ``suits``: one string of suit letters per seat, dealt as RULES.md says."""
     if value is None:
@@ -462,8 +502,15 @@ class Elgeta(Game[ElgetaState]):
     name_lt = "Elgeta"
     min_players = 2
     max_players = 4
-    option_defaults: ClassVar[Mapping[str, object]] = {"suits": None, "all_aces": True, "strict_order": True}
-    house_rules = (HouseRule("suits", "suits"), HouseRule("all_aces", "bool"), HouseRule("strict_order", "bool"))
+    option_defaults: ClassVar[Mapping[str, object]] = {
+        "deck": DEFAULT_DECK, "suits": None, "all_aces": True, "strict_order": True,
+    }
+    house_rules = (
+        HouseRule("deck", "choice", tuple(DECKS)),
+        HouseRule("suits", "suits", by_lot=True),
+        HouseRule("all_aces", "bool"),
+        HouseRule("strict_order", "bool"),
+    )
     unit = Unit("deals_won", gettext_noop("deals won"))
     money_rule = MoneyRule.PAIR_DIFFERENCE
 
@@ -477,8 +524,9 @@ class Elgeta(Game[ElgetaState]):
             all_aces=read_bool(opts["all_aces"], "all_aces"),
             strict_order=read_bool(opts["strict_order"], "strict_order"),
             notation=opts["notation"],
+            deck=read_deck(opts["deck"]),
         )
-        piles = tuple(Pile(_own_cards(held), ()) for held in suits)
+        piles = tuple(Pile(_own_cards(held, rules.lowest), ()) for held in suits)
         return ElgetaState(
             players=players, dealer=dealer, options=rules, piles=piles, leader=(dealer + 1) % players,
             tricks=0, out_at=(None,) * players, table=(), last=None, result=None, projection=None,
@@ -486,6 +534,11 @@ class Elgeta(Game[ElgetaState]):
 
     def seats(self, state: ElgetaState) -> tuple[int, int]:
         return state.players, state.dealer
+
+    def draw_by_lot(self, key: str, players: int, rng: random.Random) -> object:
+        if key == "suits":
+            return list(draw_suits(players, rng))
+        return super().draw_by_lot(key, players, rng)
 
     # -- entries -------------------------------------------------------------------------------
 
@@ -509,7 +562,8 @@ class Elgeta(Game[ElgetaState]):
         rules = state.options
         order = play_order(state.leader, state.out_at)
         hands = {
-            seat: _Hand(seat, state.piles[seat], _own_cards(rules.suits[seat]), rules.strict_order) for seat in order
+            seat: _Hand(seat, state.piles[seat], _own_cards(rules.suits[seat], rules.lowest), rules.strict_order)
+            for seat in order
         }
         in_play = frozenset("".join(rules.suits))
         on_table: set[Card] = set()
@@ -535,7 +589,7 @@ class Elgeta(Game[ElgetaState]):
                     number=number - 1, player=Seat(taker), card=_taking_card(rounds),
                     extra=number,
                 )
-            cards = self._round(number, raw, order, hands, in_play, on_table, rules.notation)
+            cards = self._round(number, raw, order, hands, in_play, on_table, rules)
             table.extend(card for card in cards if card is not None)
             rounds.append(cards)
             best = highest(cards)
@@ -563,7 +617,7 @@ class Elgeta(Game[ElgetaState]):
         hands: Mapping[int, _Hand],
         in_play: frozenset[str],
         on_table: set[Card],
-        notation: Notation,
+        rules: ElgetaOptions,
     ) -> tuple[Card | None, ...]:
         if not isinstance(raw, list):
             raise IllegalEntry(
@@ -604,7 +658,14 @@ class Elgeta(Game[ElgetaState]):
                     gettext_noop("{player} has no cards left to add in round {number}: write null for them."),
                     player=Seat(seat), number=number,
                 )
-            card = _read_card(text, notation)
+            card = _read_card(text, rules.notation)
+            if card.rank < rules.lowest:
+                raise IllegalEntry(
+                    gettext_noop(
+                        "The {card} is not in this deal: the {deck}-card deck has only the ranks {lowest} to {ace}."
+                    ),
+                    card=card, deck=rules.deck, lowest=Card(rules.lowest), ace=Card(ACE),
+                )
             if card in on_table:
                 raise IllegalEntry(gettext_noop("The {card} is already on the table in this trick."), card=card)
             if card.suit not in in_play:
@@ -804,6 +865,8 @@ class Elgeta(Game[ElgetaState]):
             all_aces=bool(options["all_aces"]),
             strict_order=bool(options["strict_order"]),
             notation="lt" if options["notation"] == "lt" else "en",
+            # Snapshots from before E5 were all of the full deck.
+            deck=read_deck(options.get("deck", DEFAULT_DECK)),
         )
         last = data["last"]
         projection = data.get("projection", _MISSING)
@@ -847,9 +910,10 @@ class Elgeta(Game[ElgetaState]):
 
 
 @lru_cache(maxsize=64)
-def _own_cards(suits: str) -> frozenset[Card]:
-    """The cards a seat was dealt (cached: a new trick must not rebuild them)."""
-    return frozenset(Card(rank, suit) for suit in suits for rank in range(2, ACE + 1))
+def _own_cards(suits: str, lowest: int) -> frozenset[Card]:
+    """The cards a seat was dealt: its suits from the deck's lowest rank to the ace (cached: a
+    new trick must not rebuild them)."""
+    return frozenset(Card(rank, suit) for suit in suits for rank in range(lowest, ACE + 1))
 
 
 def _aces(pile: Pile) -> int:
@@ -905,6 +969,7 @@ def _result_from(data: Any) -> Result | None:
 
 def _options_dict(options: ElgetaOptions) -> ElgetaOptionsView:
     return {
+        "deck": options.deck,
         "suits": list(options.suits),
         "all_aces": options.all_aces,
         "strict_order": options.strict_order,
@@ -1009,6 +1074,7 @@ def _last_dict(state: ElgetaState) -> FinishView | TrickView | None:
 
 
 class ElgetaOptionsView(TypedDict):
+    deck: int
     suits: list[str]
     all_aces: bool
     strict_order: bool
