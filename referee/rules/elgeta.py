@@ -421,12 +421,12 @@ def _read_card(value: object, notation: Notation) -> Card:
 
 def read_deck(value: object) -> int:
     """Option ``deck`` (E5): 52, 36 or 32 cards."""
-    if isinstance(value, bool) or value not in DECKS:
+    # Only whole numbers: 52.0 compares equal to 52 but is not how a deck is written.
+    if not isinstance(value, int) or isinstance(value, bool) or value not in DECKS:
         raise InvalidSetup(
             gettext_noop("Option deck must be 52, 36 or 32 (cards in the deck), not {value}."),
             value=message_repr(value),
         )
-    assert isinstance(value, int)
     return value
 
 

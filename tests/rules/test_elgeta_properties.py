@@ -22,7 +22,9 @@ player_counts = st.sampled_from([2, 3, 4])
 
 
 def dealt(state: ElgetaState) -> int:
-    return 13 * sum(len(held) for held in state.options.suits)
+    """The cards dealt: the deck's cards per suit (13, 9 or 8) for every suit in play."""
+    per_suit = {52: 13, 36: 9, 32: 8}[state.options.deck]
+    return per_suit * sum(len(held) for held in state.options.suits)
 
 
 def held(state: ElgetaState) -> int:
