@@ -95,6 +95,7 @@ class ElgetaPages(GamePages):
         context: dict[str, Any] = {
             # E5: the pad offers only the deck's ranks (a short deck has no twos to fives).
             "rank_pad": deck_pad(view, notation),
+            "deck_note": deck_note(view),
             "forecast_text": forecast_text,
             "can_finish": can_finish,
             "trick_number": view["tricks"] + 1,
@@ -284,6 +285,14 @@ class ElgetaPages(GamePages):
 
 
 PAGES = ElgetaPages()
+
+
+def deck_note(view: Mapping[str, Any]) -> str | None:
+    """A short deck said beside the trick form (the full deck goes without saying)."""
+    deck = view.get("options", {}).get("deck", DEFAULT_DECK)
+    if deck == DEFAULT_DECK or deck not in DECKS:
+        return None
+    return _("A %(cards)s-card deck: ranks %(lowest)s to A.") % {"cards": deck, "lowest": DECKS[deck]}
 
 
 def deck_pad(view: Mapping[str, Any], notation: str) -> list[dict[str, str]]:

@@ -134,3 +134,6 @@ def test_the_pad_offers_only_the_decks_ranks(page: Any, club_setup: dict, start:
     assert pads, "the pad is on the screen"
     for pad in pads:  # the screen's, and the offline template's for the next deal
         assert re.findall(r'data-rank="([^"]+)"', pad) == ranks
+    note = f"A {deck}-card deck: ranks {ranks[0]} to A."
+    assert (note in html) is (deck != 52)
+    assert "data-deck>" in html if deck != 52 else "data-deck>" not in html
