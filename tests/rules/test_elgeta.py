@@ -13,7 +13,8 @@ import pytest
 
 from referee.rules import GAMES, InvalidSetup
 from referee.rules.cards import Card
-from referee.rules.elgeta import Cycle, ElgetaState, Ending, ExpectedCard, Forecast, play_out, trick_taker
+from referee.rules.elgeta import ElgetaState, ExpectedCard, trick_taker
+from referee.rules.elgeta_forecast import Cycle, Ending, Forecast, play_out
 from tests.rules.refusals import refusal
 
 G = GAMES["elgeta"]

@@ -17,7 +17,8 @@ import pytest
 
 from referee.rules import GAMES, IllegalEntry, InvalidSetup
 from referee.rules.cards import Card
-from referee.rules.elgeta import DECKS, Cycle, ElgetaState, Ending, ExpectedCard, draw_suits
+from referee.rules.elgeta import DECKS, ElgetaState, ExpectedCard, draw_suits
+from referee.rules.elgeta_forecast import Cycle, Ending
 from tests.rules.refusals import refusal
 
 from .playout_elgeta import random_deal

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.rules import GAMES, IllegalEntry
-from referee.rules.elgeta import ElgetaState, Ending
+from referee.rules.elgeta import ElgetaState
+from referee.rules.elgeta_forecast import Ending
 
 from .playout_elgeta import random_deal, random_options
 
