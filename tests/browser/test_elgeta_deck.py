@@ -5,13 +5,17 @@ džokerių"; the full deck goes "iki dviakės")."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
+from referee import services
 from referee.models import Entry, Session
+from tests.rules.playout_elgeta import random_deal
 
 from .conftest import PHONE, SCREENSHOTS, TABLET, check_a11y, shoot
+from .offline_steps import open_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -80,4 +84,39 @@ def test_suits_by_lot_then_the_36_card_pad(open_page: Any, club_setup: dict[str,
     assert error.inner_text() == (
         f"The 5{suits_by_seat['Rūta']} is not in this deal: the 36-card deck has only the ranks 6 to A.")
     assert Entry.objects.count() == 0
+    assert page.js_errors == []
+
+
+def test_offline_the_next_deal_keeps_the_32_card_deck(
+    open_page: Any, club_setup: dict[str, Any], built_engine: dict[str, Any]
+) -> None:
+    """The tablet starts the next deal from the deal's own options (offline-deal.js): a session
+    of the 32-card deck goes on with 16 cards a seat, the pad's 7 to A, and the device's referee
+    refuses a 6 as the server would."""
+    m, scorer = club_setup["members"], club_setup["users"]["scorer"]
+    session = services.session_start(club=club_setup["club"], game="elgeta", user=scorer,
+                                     players=[m["admin"], m["scorer"]], options={"deck": 32})
+    deal = services.deal_start(session=session, user=scorer, dealer=1)
+    # A random physical deal of the 32-card deck that ends by play in 16 tricks (all but the last
+    # recorded on the server; the last is determined, so the screen has it filled in).
+    kwargs, entries = random_deal(random.Random(27), 2, {"deck": 32}, finish_early=False, max_tricks=400)
+    assert (kwargs["dealer"], len(entries), entries[-1]["type"]) == (1, 16, "trick")
+    for entry in entries[:-1]:
+        services.entry_add(deal_id=deal.pk, payload=entry, user=scorer)
+    page = open_ready(open_page, scorer, f"/deals/{deal.pk}/")
+    page.context.set_offline(True)
+    page.locator('button[form="form-trick"]').click()
+    finished = page.locator("[data-finished]")
+    finished.wait_for()
+    finished.locator('button[type="submit"]').click()
+    page.get_by_role("heading", name="Trick 1 · Jonas leads").wait_for()  # Ona dealt the next deal
+    assert page.locator("section[aria-labelledby=piles-h] .totals .value").all_inner_texts() == ["16", "16"]
+    assert page.locator("[data-rank-pad] [data-rank]").all_inner_texts() == ["7", "8", "9", "10", "J", "Q", "K", "A"]
+    page.locator("#r0-1").fill("6S")
+    page.locator("#r0-0").fill("7H")
+    page.locator('button[form="form-trick"]').click()
+    page.wait_for_function("document.querySelector('[data-error-for=\"trick\"]').textContent.length > 0")
+    assert page.locator('[data-error-for="trick"]').inner_text() == (
+        "The 6S is not in this deal: the 32-card deck has only the ranks 7 to A.")
+    assert Entry.objects.filter(deal__session=session).count() == len(entries) - 1  # offline: nothing sent yet
     assert page.js_errors == []
