@@ -94,7 +94,7 @@ class ElgetaPages(GamePages):
         seats_in = set(view["in"])
         context: dict[str, Any] = {
             # E5: the pad offers only the deck's ranks (a short deck has no twos to fives).
-            "rank_pad": deck_pad(view, notation),
+            "rank_pad": self.rank_pad(view.get("options", {}), notation),
             "deck_note": deck_note(view),
             "forecast_text": forecast_text,
             "can_finish": can_finish,
@@ -113,6 +113,13 @@ class ElgetaPages(GamePages):
             entered = [list(r) if isinstance(r, list) else [] for r in typed] if isinstance(typed, list) else []
             context["rounds"] = trick_rows(state, view, names, notation, entered=entered or None)
         return context
+
+    def rank_pad(self, options: Mapping[str, Any], notation: str) -> list[dict[str, str]]:
+        """E5: only the deck's ranks, lowest first: 2..A, 6..A or 7..A. A deal recorded before E5
+        has no deck in its options: it was of the full deck."""
+        deck = options.get("deck", DEFAULT_DECK)
+        lowest = RANKS_EN.index(str(DECKS.get(deck, DECKS[DEFAULT_DECK])))
+        return [button for button in rank_pad(notation) if RANKS_EN.index(button["rank"]) >= lowest]
 
     def redraw_form(self, action: str, typed: Mapping[str, Any]) -> dict[str, Any]:
         """One more tie-break round, empty (the cards the referee knows fill it in)."""
@@ -294,13 +301,6 @@ def deck_note(view: Mapping[str, Any]) -> str | None:
         return None
     return _("A %(cards)s-card deck: ranks %(lowest)s to A.") % {"cards": deck, "lowest": DECKS[deck]}
 
-
-def deck_pad(view: Mapping[str, Any], notation: str) -> list[dict[str, str]]:
-    """The rank buttons of the deal's deck (E5), lowest first: 2..A, 6..A or 7..A. A deal
-    recorded before E5 has no deck in its options: it was of the full deck."""
-    deck = view.get("options", {}).get("deck", DEFAULT_DECK)
-    lowest = RANKS_EN.index(str(DECKS.get(deck, DECKS[DEFAULT_DECK])))
-    return [button for button in rank_pad(notation) if RANKS_EN.index(button["rank"]) >= lowest]
 
 
 def _forecast(forecast: Mapping[str, Any] | None, names: Sequence[str]) -> tuple[str | None, bool]:

@@ -137,3 +137,17 @@ def test_the_pad_offers_only_the_decks_ranks(page: Any, club_setup: dict, start:
     note = f"A {deck}-card deck: ranks {ranks[0]} to A."
     assert (note in html) is (deck != 52)
     assert "data-deck>" in html if deck != 52 else "data-deck>" not in html
+
+
+def test_the_correction_screen_suggests_only_the_decks_cards(page: Any, club_setup: dict, start: Any) -> None:
+    """The correction screen's suggestions are the deal's pad: a 32-card deal offers 7 to A."""
+    from .conftest import record
+
+    deal = start("elgeta", ["admin", "scorer", "member", "Petras"], suits=["S", "D", "H", "C"], deck=32)
+    record(deal, club_setup["users"]["scorer"], {"type": "trick", "rounds": [["QS", "10D", "8H", "AC"]]})
+    html = page(club_setup["users"]["scorer"]).get(f"/deals/{deal.pk}/entries/1/correct/").content.decode()
+    block = re.search(r'<datalist id="card-hints">(.*?)</datalist>', html, re.S)
+    assert block is not None
+    cards = re.findall(r'<option value="([^"]*)">', block.group(1))
+    assert len(cards) == 32 and len(set(cards)) == 32
+    assert {card[:-1] for card in cards} == {"7", "8", "9", "10", "J", "Q", "K", "A"}
