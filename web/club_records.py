@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import date, datetime, time
+from decimal import Decimal
 from typing import Any
+from uuid import UUID
 
 from django.contrib.auth import get_user_model
 from django.core import serializers
@@ -50,9 +53,20 @@ def label(model: type[models.Model]) -> str:
     return model._meta.label_lower
 
 
+def _json_value(value: Any) -> str:
+    # Not DjangoJSONEncoder: it cuts times to the millisecond, and a restored payment would
+    # then read a different time (and sort differently among marks of the same millisecond).
+    if isinstance(value, (datetime, date, time)):
+        return value.isoformat()
+    if isinstance(value, (Decimal, UUID)):
+        return str(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
 def export_records(club: Club) -> dict[str, list[dict[str, Any]]]:
     """Every record row of the club, by model label, in id order; JSON-safe."""
-    return {label(model): json.loads(serializers.serialize("json", rows(club).order_by("pk")))
+    return {label(model): json.loads(json.dumps(serializers.serialize("python", rows(club).order_by("pk")),
+                                                default=_json_value))
             for model, rows in RECORDS}
 
 
