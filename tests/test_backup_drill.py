@@ -159,7 +159,8 @@ def test_the_latest_backup_restores_every_figure_into_an_empty_database(
     expected = read_figures("vilnius")
     assert all(expected[name] for name, _reader in FIGURES), [n for n, _r in FIGURES if not expected[n]]
 
-    run_backup_task(getattr(settings, "TEST_CELERY_BROKER_URL", ""))
+    ran = run_backup_task(getattr(settings, "TEST_CELERY_BROKER_URL", ""))
+    assert sorted(Path(path).name.split("-")[0] for path in ran["written"]) == ["kaunas", "vilnius"]
     files = backups.backups_of(directory, "vilnius")
     assert len(files) == 2 and backups.latest_backup(directory, "vilnius") == files[-1] != older.written[1]
     assert len(backups.backups_of(directory, "kaunas")) == 2
