@@ -158,6 +158,8 @@ class Soak:
         self.tables = [Table(n, ("rukas", "velnias")[n % 2]) for n in range(args.tables)]
         self.now = Interval()
         self.sent = 0
+        self.answered = 0
+        self.statuses: Counter[str] = Counter()
         self.sessions_closed = 0
         self.stopped = asyncio.Event()
 
@@ -169,19 +171,21 @@ class Soak:
     async def request(self, kind: str, scheduled: float, method: str, path: str, headers: dict[str, str],
                       body: Any = None) -> Answer | None:
         self.sent += 1
-        interval = self.now
+        # Each answer counts in the interval it arrived in: a slow stretch shows when it happens.
         try:
             answer = await http(self.server.port, method, path, headers,
                                 None if body is None else json.dumps(body).encode())
+            self.answered += 1
         except (TimeoutError, OSError) as error:
-            interval.latency.append((time.perf_counter() - scheduled) * 1000)
-            interval.statuses[f"{kind} error"] += 1
-            interval.errors.append(f"{kind} {path}: {type(error).__name__} {error}")
+            self.answered += 1
+            self.now.latency.append((time.perf_counter() - scheduled) * 1000)
+            self.now.statuses[f"{kind} error"] += 1
+            self.now.errors.append(f"{kind} {path}: {type(error).__name__} {error}")
             return None
-        interval.latency.append((time.perf_counter() - scheduled) * 1000)
-        interval.statuses[f"{kind} {answer.status}"] += 1
+        self.now.latency.append((time.perf_counter() - scheduled) * 1000)
+        self.now.statuses[f"{kind} {answer.status}"] += 1
         if answer.status >= 400:
-            interval.errors.append(f"{kind} {path}: {answer.status} {answer.body[:160]!r}")
+            self.now.errors.append(f"{kind} {path}: {answer.status} {answer.body[:160]!r}")
         return answer
 
     async def wait_until(self, moment: float) -> bool:
@@ -287,6 +291,8 @@ class Soak:
 @dataclass
 class Sample:
     at: float
+    #: requests sent before the interval began, and by its end
+    first_sent: int
     sent: int
     requests: int
     errors: int
@@ -302,19 +308,20 @@ def mb(kb: int) -> str:
     return f"{kb / 1024:.0f}"
 
 
-def show(sample: Sample, seconds: float, warm: bool) -> None:
+def show(sample: Sample, seconds: float, in_flight: int, warm: bool) -> None:
     mem = ", ".join(f"{name} {mb(kb)} MB" + (f" ({count})" if count > 1 else "")
                     for name, (kb, count) in sample.memory.items())
     conns = sum(sample.connections.values())
     states = " ".join(f"{state} {count}" for state, count in sorted(sample.connections.items()))
-    print(f"{sample.at:7.0f} s {sample.sent:>9,} sent | {sample.requests / seconds:5.0f}/s p50 {sample.p50:6.1f} "
-          f"p99 {sample.p99:7.1f} ms, errors {sample.errors} | RSS {mem} | pg connections {conns} ({states}) | "
+    print(f"{sample.at:7.0f} s {sample.sent:>9,} sent, {in_flight:>4} in flight | "
+          f"{sample.requests / seconds:5.0f}/s p50 {sample.p50:6.1f} p99 {sample.p99:7.1f} ms, "
+          f"errors {sample.errors} | RSS {mem} | pg connections {conns} ({states}) | "
           f"queue {sample.queue}{'  (warm-up)' if warm else ''}", flush=True)
 
 
 def verdict(samples: list[Sample], warm_up: int) -> tuple[bool, list[str]]:
     """The targets, measured on the intervals after the warm-up (``warm_up`` requests)."""
-    after = [s for s in samples if s.sent - s.requests >= warm_up]
+    after = [s for s in samples if s.first_sent >= warm_up]
     lines: list[str] = []
     if len(after) < 3:
         return False, [f"too few intervals after the warm-up ({len(after)}; at least 3): run longer or "
@@ -362,19 +369,19 @@ async def watch(soak: Soak, args: Any, samples: list[Sample], started: float) ->
     queue = soak.server.env["CELERY_QUEUE"]
     loop = asyncio.get_running_loop()
     warm_up = int(args.requests * args.warm_up)
-    examples: list[str] = []
     while True:
+        first_sent, began = soak.sent, time.perf_counter()
         stopped = await soak.wait_until(time.perf_counter() + args.interval) is False
         interval, soak.now = soak.now, Interval()
+        soak.statuses.update(interval.statuses)
         # The probes block for a few ms: off the loop, so the tablets' timing does not suffer.
         mem, conns, waiting = await loop.run_in_executor(
             None, lambda: (memory(soak.server), connections(), queue_length(broker, queue)))
-        sample = Sample(time.perf_counter() - started, soak.sent, len(interval.latency), len(interval.errors),
-                        statistics.median(interval.latency) if interval.latency else 0.0,
+        sample = Sample(time.perf_counter() - started, first_sent, soak.sent, len(interval.latency),
+                        len(interval.errors), statistics.median(interval.latency) if interval.latency else 0.0,
                         p(interval.latency, 0.99), interval.latency, mem, conns, waiting)
         samples.append(sample)
-        show(sample, args.interval, soak.sent < warm_up)
-        examples += interval.errors[: max(0, 5 - len(examples))]
+        show(sample, time.perf_counter() - began, soak.sent - soak.answered, first_sent < warm_up)
         if interval.errors:
             print(f"          e.g. {interval.errors[:2]}", flush=True)
         if stopped:
@@ -422,6 +429,7 @@ def main() -> int:
         shutil.rmtree(work, ignore_errors=True)
     print(f"\n{soak.sent:,} requests in {elapsed:.0f} s ({soak.sent / elapsed:.0f}/s), {soak.sessions_closed} sessions "
           f"closed; {load()}")
+    print(f"  answers: {dict(sorted(soak.statuses.items()))}")
     ok, lines = verdict(samples, int(args.requests * args.warm_up))
     for line in lines:
         print("  " + line)
