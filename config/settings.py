@@ -222,6 +222,11 @@ BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "14"))
 BACKUP_SCHEDULE = os.environ.get("BACKUP_SCHEDULE", "30 3 * * *").strip()
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 if BACKUP_SCHEDULE:
+    if len(BACKUP_SCHEDULE.split()) != 5:
+        raise ImproperlyConfigured(
+            f"BACKUP_SCHEDULE is “{BACKUP_SCHEDULE}”: it takes a crontab line of five fields, minute hour "
+            "day-of-month month day-of-week, e.g. “30 3 * * *” (03:30 UTC daily), or nothing for no schedule."
+        )
     minute, hour, day_of_month, month_of_year, day_of_week = BACKUP_SCHEDULE.split()
     CELERY_BEAT_SCHEDULE["backup-clubs"] = {
         "task": "web.backup_clubs",

@@ -136,6 +136,7 @@ def test_the_beat_schedule_sends_the_task_daily_in_utc() -> None:
 
     from config.celery import app
 
+    app.loader.import_default_modules()  # what a worker does at start: autodiscovery finds web.tasks
     entry = settings.CELERY_BEAT_SCHEDULE["backup-clubs"]
     assert entry["task"] == "web.backup_clubs" and "web.backup_clubs" in app.tasks
     assert entry["schedule"] == crontab(minute="30", hour="3")
@@ -172,3 +173,39 @@ def test_restoring_over_the_living_club_is_refused_and_changes_nothing(club_setu
     ):
         call_command("restore_club", latest="vilnius", dir=str(tmp_path))
     assert (Club.objects.count(), Member.objects.count()) == counts
+
+
+def test_a_schedule_that_is_not_a_crontab_line_is_refused_at_start_up() -> None:
+    import subprocess
+    import sys
+
+    from tests.live_server import ROOT
+
+    env = {**os.environ, "BACKUP_SCHEDULE": "daily", "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1"}
+    result = subprocess.run([sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1
+    assert ("BACKUP_SCHEDULE is “daily”: it takes a crontab line of five fields, minute hour day-of-month month "
+            "day-of-week, e.g. “30 3 * * *” (03:30 UTC daily), or nothing for no schedule.") in result.stderr
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_a_club_is_read_in_one_repeatable_read_snapshot(
+    club_setup: Any, tmp_path: Path, require_postgres: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.db import connection
+
+    seen = []
+    real = backups.export_club
+
+    def watched(club: Any, **kwargs: Any) -> Any:
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW transaction_isolation")
+            isolation = cursor.fetchone()[0]
+            cursor.execute("SHOW transaction_read_only")
+            seen.append((club.slug, isolation, cursor.fetchone()[0]))
+        return real(club, **kwargs)
+
+    monkeypatch.setattr(backups, "export_club", watched)
+    backups.backup_clubs(directory=tmp_path, now=at(0))
+    assert seen == [("kaunas", "repeatable read", "on"), ("vilnius", "repeatable read", "on")]
