@@ -61,18 +61,23 @@ def test_retention_counts_each_club_alone_and_leaves_other_files(club_setup: Any
         backups.backup_clubs(directory=tmp_path, keep=1, now=at(hours), slugs=["vilnius"])
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "kaunas-20261205T033000Z.json.gz", "notes.txt", "vilnius-20261205T053000Z.json.gz", "vilnius-old.json"]
+    backups.backup_clubs(directory=tmp_path, keep=0, now=at(3), slugs=["vilnius"])  # 0: keep every file
+    assert len(backups.backups_of(tmp_path, "vilnius")) == 2
 
 
 def test_a_partial_file_left_by_a_killed_worker_is_removed_once_stale(club_setup: Any, tmp_path: Path) -> None:
     stale = tmp_path / ".vilnius-20261201T033000Z.json.gz.abc123.partial"
     fresh = tmp_path / ".vilnius-20261205T033000Z.json.gz.def456.partial"
-    for path in (stale, fresh):
+    another_club = tmp_path / ".vilnius-senjorai-20261201T033000Z.json.gz.ghi789.partial"
+    for path in (stale, fresh, another_club):
         path.write_bytes(b"half a file")
     old = time.time() - backups.PARTIAL_STALE_SECONDS - 60
     os.utime(stale, (old, old))
+    os.utime(another_club, (old, old))
     run = backups.backup_clubs(directory=tmp_path, now=at(0), slugs=["vilnius"])
     assert run.pruned == [stale] and not stale.exists()
     assert fresh.exists()  # perhaps another worker's file being written now
+    assert another_club.exists()  # club "vilnius-senjorai" cleans up its own
 
 
 def test_a_failed_write_leaves_no_partial_file_and_keeps_the_older_backups(
@@ -150,8 +155,8 @@ def test_the_commands_back_up_and_say_plainly_what_is_wrong(club_setup: Any, tmp
     assert [Path(p).name.split("-")[0] for p in written] == ["vilnius"]
     with pytest.raises(CommandError, match="^There is no club “nowhere”; nothing was written.$"):
         call_command("backup_clubs", "vilnius", "nowhere", dir=str(tmp_path))
-    with pytest.raises(CommandError, match="^--keep must be at least 1"):
-        call_command("backup_clubs", dir=str(tmp_path), keep=0)
+    with pytest.raises(CommandError, match="^--keep is how many files to keep per club: 1 or more, or 0 to keep"):
+        call_command("backup_clubs", dir=str(tmp_path), keep=-1)
     assert len(list(tmp_path.iterdir())) == 1
     with pytest.raises(CommandError, match=f"^There is no backup of “kaunas” in {tmp_path}.$"):
         call_command("restore_club", latest="kaunas", dir=str(tmp_path))

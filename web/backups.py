@@ -130,12 +130,14 @@ def backup_club(club: Club, *, directory: Path | None = None, now: datetime | No
 
 
 def prune(directory: Path, slug: str, keep: int) -> list[Path]:
-    """Delete the club's files beyond the newest ``keep`` (and its stale ``.partial`` leftovers)."""
+    """Delete the club's files beyond the newest ``keep`` (0: none) and its stale ``.partial`` leftovers."""
     files = backups_of(directory, slug)
     gone = files[:-keep] if keep > 0 else []
     stale_before = time.time() - PARTIAL_STALE_SECONDS
     for path in directory.glob(f".{slug}-*.partial"):
-        if path.stat().st_mtime < stale_before:
+        # ".<final name>.<random>.partial", as write_atomically names it: this club's only.
+        match = NAME.match(path.name[1:].split(SUFFIX)[0] + SUFFIX)
+        if match and match["slug"] == slug and path.stat().st_mtime < stale_before:
             gone.append(path)
     for path in gone:
         path.unlink(missing_ok=True)

@@ -18,11 +18,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("slugs", nargs="*", help="Only these clubs (default: every club).")
         parser.add_argument("--dir", default=None, help="Directory to write to (default: BACKUP_DIR).")
-        parser.add_argument("--keep", type=int, default=None, help="Files kept per club (default: BACKUP_KEEP).")
+        parser.add_argument("--keep", type=int, default=None,
+                            help="Files kept per club (default: BACKUP_KEEP; 0 keeps every file).")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["keep"] is not None and options["keep"] < 1:
-            raise CommandError("--keep must be at least 1: a backup run never deletes the file it just wrote.")
+        if options["keep"] is not None and options["keep"] < 0:
+            raise CommandError("--keep is how many files to keep per club: 1 or more, or 0 to keep every file.")
         known = set(Club.objects.filter(slug__in=options["slugs"]).values_list("slug", flat=True))
         missing = sorted(set(options["slugs"]) - known)
         if missing:
