@@ -25,7 +25,8 @@ against the targets, measured after the warm-up (the first ``--warm-up`` share o
 default 10 %):
 
 * resident memory of each process group grows under 10 % from the end of the warm-up to the end;
-* open database connections do not grow (the last third's most is at most the first third's);
+* open database connections do not grow: the last third's most is at most the first third's,
+  or at most one per process that may hold one (gunicorn workers, Celery pool processes);
 * p99 stays flat: the last third's p99 within 20 % of the first third's;
 * and no request failed.
 
@@ -340,10 +341,14 @@ def verdict(samples: list[Sample], warm_up: int) -> tuple[bool, list[str]]:
                      f"{'PASS' if passed else 'FAIL'} (< {TARGET_RSS_GROWTH:.0%})")
     first_conns = max(sum(s.connections.values()) for s in first)
     last_conns = max(sum(s.connections.values()) for s in last)
-    passed = last_conns <= first_conns
+    # Each gunicorn worker and Celery pool process keeps at most one connection, opened at its
+    # first request or task: a pool process's first task late in the night adds one, not a leak.
+    holders = max(s.memory["gunicorn workers"][1] + s.memory["celery"][1] - 1 for s in after)
+    passed = last_conns <= max(first_conns, holders)
     ok &= passed
-    lines.append(f"pg connections: at most {first_conns} in the first third, {last_conns} in the last: "
-                 f"{'PASS' if passed else 'FAIL'} (no growth)")
+    lines.append(f"pg connections: at most {first_conns} in the first third, {last_conns} in the last, "
+                 f"{holders} processes that may hold one: {'PASS' if passed else 'FAIL'} (no growth beyond "
+                 "the first third's or one per process)")
     p99_first = p([v for s in first for v in s.latency], 0.99)
     p99_last = p([v for s in last for v in s.latency], 0.99)
     drift = (p99_last - p99_first) / p99_first if p99_first else 0.0
