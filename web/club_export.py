@@ -10,7 +10,10 @@ What is written (the source of truth, and what cannot be recomputed cheaply):
 * every session with its seats, deals (options, snapshot, seq), every entry, active or
   not, with author, time and idempotency key, and every undo and correction;
 * the deals' results (points, places, money as recorded) and the Mičiganas chip ledger,
-  and the session summaries as built.
+  and the session summaries as built;
+* the club's other records (``web.club_records``): seat corrections, payments, the rating
+  settings, seasons, club nights, who is kept apart, invitations (version 2 on; a version 1
+  file restores without them).
 
 What is rebuilt on import: the leaderboard aggregates and the ratings
 (``scoring.services.rebuild_club``), both pure functions of the results.
@@ -42,8 +45,12 @@ from referee.errors import Refusal
 from referee.models import Club, Deal, DealChange, Entry, Member, Seat, Session
 from referee.rules import GAMES, IllegalEntry
 
+from .club_records import export_records, import_records, record_ids
+
 FORMAT = "kortos-club-export"
-VERSION = 1
+VERSION = 2
+#: The versions this application restores: version 1 had no ``records``.
+READS = (1, 2)
 
 
 def _when(moment: datetime | None) -> str | None:
@@ -149,6 +156,7 @@ def export_club(club: Club, *, passwords: bool = True) -> dict[str, Any]:
              "finished_at": _when(s.finished_at), "updated_at": _when(s.updated_at)}
             for s in summaries
         ],
+        "records": export_records(club),
     }
 
 
@@ -193,12 +201,16 @@ def import_club(data: Any) -> Club:
 
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise Refusal(_("The file is not a club export of this application."))
-    if data.get("version") != VERSION:
+    if data.get("version") not in READS:
         raise Refusal(_("The file is export version %(version)s; this application reads version %(expected)s.")
                       % {"version": data.get("version"), "expected": VERSION})
     club_data = data.get("club")
     if not isinstance(club_data, dict):
         raise Refusal(_("The file is not a club export: “club” is missing."))
+    records = data.get("records", {}) if data["version"] >= 2 else {}
+    if not isinstance(records, dict):
+        raise Refusal(_("The file is not a club export: “%(key)s” is missing or not a list.") % {"key": "records"})
+    records_ids = record_ids(records)
     parts = {key: _require(data, key) for key in
              ("users", "members", "sessions", "seats", "deals", "entries", "changes", "results", "chip_movements",
               "summaries")}
@@ -226,8 +238,9 @@ def import_club(data: Any) -> Club:
         if Club.objects.filter(slug=club_data["slug"]).exists():
             raise Refusal(_("A club with the address “%(slug)s” already exists here; nothing was imported.")
                           % {"slug": club_data["slug"]})
-        for model, key in owned:
-            ids = [club_data["id"]] if key == "club" else [row["id"] for row in parts[key]]
+        wanted = [(model, [club_data["id"]] if key == "club" else [row["id"] for row in parts[key]])
+                  for model, key in owned]
+        for model, ids in [*wanted, *records_ids]:
             taken = _taken(model, ids)
             if taken:
                 raise Refusal(
@@ -302,8 +315,9 @@ def import_club(data: Any) -> Club:
                            finished_at=_parse_when(s["finished_at"]), updated_at=_parse_when(s["updated_at"]))
             for s in parts["summaries"]
         )
+        import_records(records, users)
         _reset_sequences([User, Club, Member, Session, Seat, Deal, Entry, DealChange, DealResult, ChipMovement,
-                          SessionSummary])
+                          SessionSummary, *(model for model, _ids in records_ids)])
         rebuild_club(club=club)
     return club
 
