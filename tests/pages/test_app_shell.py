@@ -42,6 +42,11 @@ def test_the_worker_is_served_at_the_root_uncached_with_the_shell_it_keeps() -> 
     # which the queue imports), kept for offline use as the rest of the shell.
     assert "/static/vendor/idb/index.js" in files
     assert all(finders.find(f.removeprefix("/static/")) for f in files)
+    # The worker's Workbox: its classic builds, served from node_modules as well, in the order
+    # importScripts needs (the strategies build reads workbox.core).
+    assert shell["workbox"] == ["/static/vendor/workbox-core/workbox-core.prod.js",
+                                "/static/vendor/workbox-strategies/workbox-strategies.prod.js"]
+    assert all(finders.find(f.removeprefix("/static/")) for f in shell["workbox"])
     assert shell["offline"] == {"lt": "/offline/?lang=lt", "en": "/offline/?lang=en"}
     assert Client().post("/sw.js").status_code == 405
 

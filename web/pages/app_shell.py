@@ -68,8 +68,8 @@ def shell_version(shell: list[Path] | None = None) -> str:
     translations, and the modules served from node_modules), read again only when a file's
     size or time changes."""
     messages = sorted(Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/django.mo"))
-    files = [*(shell_files() if shell is None else shell), *vendor_files().values(), WORKER_SOURCE,
-             OFFLINE_TEMPLATE, *messages]
+    files = [*(shell_files() if shell is None else shell), *vendor_files().values(),
+             *vendor_files(settings.WORKBOX_SCRIPTS).values(), WORKER_SOURCE, OFFLINE_TEMPLATE, *messages]
     stats = [(path, path.stat()) for path in files if path.exists()]
     signature = tuple((str(path), stat.st_mtime_ns, stat.st_size) for path, stat in stats)
     if signature not in _version_memo:
@@ -108,6 +108,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "offline": {code: _language_url("offline", code) for code in languages},
         "defaultLanguage": settings.LANGUAGE_CODE,
         "pyodide": _pyodide_files(),
+        # Workbox's strategies, which the worker loads with importScripts.
+        "workbox": [static(name) for name in settings.WORKBOX_SCRIPTS],
     }
     script = f"const SHELL = {json.dumps(shell)};\n" + WORKER_SOURCE.read_text(encoding="utf-8")
     response = HttpResponse(script, content_type="text/javascript; charset=utf-8")
