@@ -19,9 +19,9 @@
    scorer set aside when resolving a conflict (kept, never silently dropped), drafts of
    half-entered forms, and when the server last confirmed something.
 
-   The IndexedDB plumbing (promises for requests, a transaction's end) is idb's, the small
-   wrapper the browsers' own documentation points to, served by the site itself from
-   node_modules (settings.VENDOR_STATIC; package-lock.json pins it with its integrity hash). */
+   The IndexedDB plumbing (promises for requests, a transaction's end) is idb's, a small promise
+   wrapper over the same API, served by the site itself from node_modules
+   (settings.VENDOR_STATIC; package-lock.json pins it with its integrity hash). */
 
 import { wrap } from "../../vendor/idb/index.js";
 
