@@ -123,7 +123,21 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+#: What the site serves from node_modules (`npm ci` installs it, package-lock.json pins it with
+#: its integrity hash; never a CDN): the folder under STATIC_URL -> the package's own files.
+#: The tablet's scripts import these as modules; the service worker keeps them (app_shell).
+VENDOR_STATIC = {
+    f"vendor/{package}": BASE_DIR / "node_modules" / package / "build"
+    for package in ("idb", "workbox-core", "workbox-strategies")
+}
+#: Of those, the modules the pages load (the rest of a package's folder is never asked for).
+VENDOR_MODULES = ["vendor/idb/index.js"]
+#: And the scripts the service worker loads (Workbox's classic builds, in dependency order).
+WORKBOX_SCRIPTS = [
+    "vendor/workbox-core/workbox-core.prod.js",
+    "vendor/workbox-strategies/workbox-strategies.prod.js",
+]
+STATICFILES_DIRS = [BASE_DIR / "static", *VENDOR_STATIC.items()]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "staticfiles"))
 # WhiteNoise serves from the app directories (finders) until collectstatic fills this; it
 # only has to exist.

@@ -2,8 +2,10 @@
 
 * a game is one room: outside the engine (``referee/rules``) and the games' page modules
   (``referee/games``), no string literal in ``referee``, ``scoring`` or ``config`` names a game
-  (demo data and migrations aside);
-* no import cycle between the project's modules, counting imports inside functions;
+  (demo data and migrations aside); on the tablet, no script outside a game's drawer
+  (``static/js/table/games/<slug>.js``) names one, by its slug or its name, in code or comment;
+* no import cycle between the project's modules, counting imports inside functions, nor between
+  the site's ES modules;
 * floors that read downwards: the pure rules < the referee < club nights < scoring < the web <
   config, no module importing from a floor above its own (lazy imports included);
 * no module of the Django apps over 500 lines (the engine's game modules, one game each with
@@ -173,9 +175,11 @@ def test_no_module_of_the_django_apps_over_500_lines(package: str) -> None:
     assert long == []
 
 
-#: The tablet's ES modules: the house forbids import cycles there too, though the
-#: language allows them.
-JS_DIRS = ("static/js/table", "static/js/offline")
+#: The site's ES modules (the tablet's among them): the house forbids import cycles there too,
+#: though the language allows them.
+JS_DIRS = ("static/js",)
+#: A game's room on the tablet: its drawer, the only script that may name it.
+DRAWERS = "static/js/table/games"
 # A specifier after `from`, after a bare `import`, or inside `import(...)`, in quotes or
 # backticks; a dynamic one may be built from a template (`./games/${game}.js`).
 JS_IMPORT = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*(?:new\s+URL\(\s*)?)(["'`])([^"'`]+)\1""")
@@ -183,6 +187,35 @@ JS_IMPORT = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*(?:new\s+URL\(\s*)?)(["
 
 def js_files() -> list[Path]:
     return sorted(path for folder in JS_DIRS for path in (ROOT / folder).rglob("*.js"))
+
+
+def game_words() -> list[str]:
+    """What names a game: each built-in game's slug and its names in English and Lithuanian."""
+    return sorted({word.lower() for slug in SLUGS for word in (slug, GAMES[slug].name, GAMES[slug].name_lt)})
+
+
+def names_a_game(text: str) -> list[str]:
+    """The words of ``text`` naming a game, as each begins (``velniasSync`` names one)."""
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, game_words())) + ")", re.IGNORECASE)
+    return [match.group(0) for match in pattern.finditer(text)]
+
+
+def test_no_script_outside_a_games_drawer_names_a_game() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{number} {word!r}"
+        for path in js_files() if not path.relative_to(ROOT).as_posix().startswith(DRAWERS + "/")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        for word in names_a_game(line)
+    ]
+    assert found == []
+
+
+def test_the_game_name_check_reads_code_comments_and_both_languages() -> None:
+    assert names_a_game("export function velniasSync(form) {}") == ["velnias"]
+    assert names_a_game('// a "Mičiganas" out, an ELGETA trick') == ["Mičiganas", "ELGETA"]
+    assert names_a_game("Pašėlęs Velnias") == ["Pašėlęs Velnias"]
+    assert names_a_game("import { cheatsheet } from './games/${game}.js'; form.trucks") == ["cheat"]
+    assert names_a_game("a deal, a trick, a seat") == []
 
 
 def js_imports(path: Path, known: set[Path]) -> set[Path]:
@@ -212,9 +245,10 @@ def js_graph() -> dict[str, set[str]]:
 
 def test_no_import_cycle_between_the_tablets_js_modules() -> None:
     graph = js_graph()
-    # The walk reads what it should: screen.js reaches the offline path, and the drawers are
-    # reached through their template import.
+    # The walk reads what it should: screen.js reaches the offline path and the game's drawer,
+    # and the drawers are reached through their template import.
     assert "static/js/table/offline.js" in graph["static/js/table/screen.js"]
+    assert "static/js/table/offline-view.js" in graph["static/js/table/screen.js"]
     assert "static/js/table/games/cheat.js" in graph["static/js/table/offline-view.js"]
     assert "static/js/offline/sync.js" in graph["static/js/table/conflict.js"]
     assert find_cycle(graph) is None

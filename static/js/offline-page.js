@@ -31,7 +31,7 @@ async function keptScreens() {
     if (!response || response.headers.get("X-Kept-For") !== user) continue;
     const html = await response.text();
     const kept = new DOMParser().parseFromString(html, "text/html");
-    // The screen's own heading ("Rūkas · deal 3"), as the scorer saw it at the table.
+    // The screen's own heading ("<game> · deal 3"), as the scorer saw it at the table.
     const title = kept.querySelector("h1")?.textContent.replace(/\s+/g, " ").trim() || kept.title || url.pathname;
     screens.push({ href: url.pathname, title });
   }

@@ -2,21 +2,27 @@
    browser restarted without the network, brings the scorer back to the recording screen.
 
    Served at /sw.js (scope "/") by web/pages/app_shell.py, which puts one line before this
-   file: `const SHELL = {version, files, offline, pyodide};` — the version is a hash of the
-   static files, so any change to them changes this script's bytes and the browser installs
+   file: `const SHELL = {version, files, offline, pyodide, workbox};` — the version is a hash of
+   the static files, so any change to them changes this script's bytes and the browser installs
    the new worker, which fetches the new shell and deletes the old cache.
 
-   A small worker of our own, not Workbox: five routes (the shell, the engine's manifest, the
-   engine's content-addressed files, the recording screens and the offline page), no build
-   step to produce a precache list (the server lists the files at request time), and nothing
-   more for the tablet to download or for package-lock.json to pin.
+   Five routes. Four are Workbox's strategies (its classic builds, served by the site itself
+   from node_modules: SHELL.workbox; docs/tablet-storage-and-worker.md says why not its ES
+   modules): the shell and the engine's content-addressed files cache first, the engine's
+   manifest network first, any other page the network with the offline page as its fallback.
+   The recording screens are our own handler: a kept copy per user, live fragments written
+   into their pages, polls never answered from the device, the network awaited 10 s. No build
+   step produces a precache list: the server lists the shell's files at request time.
 
    What is never touched: anything but GET (entries and deal starts go through the tablet's
    IndexedDB queue, static/js/offline/queue.js, which sends them when the server answers), the
    API, other origins, and every page not listed in PAGES (they go to the network as before).
 */
-/* global SHELL */
+/* global SHELL, workbox */
 "use strict";
+
+importScripts(...SHELL.workbox);
+const { CacheFirst, NetworkFirst, NetworkOnly } = workbox.strategies;
 
 const SHELL_CACHE = `kortos-shell-${SHELL.version}`;
 // The pages and the engine outlive a new shell: a deploy must not take the recording screen
@@ -83,7 +89,7 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("message", (event) => {
   const message = event.data || {};
-  if (message.type === "hello") event.waitUntil(hello(message));
+  if (message.type === "hello") event.waitUntil(hello(message, event));
   else if (message.type === "signed-out") event.waitUntil(forgetPages());
   else if (message.type === "claim") event.waitUntil(self.clients.claim());
 });
@@ -98,24 +104,31 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.method !== "GET") return;
-  if (url.pathname === ENGINE_MANIFEST) event.respondWith(engineManifest(request));
-  else if (url.pathname.startsWith(ENGINE_DIR)) event.respondWith(engineFile(request));
-  else if (url.pathname.startsWith("/static/")) event.respondWith(shellFile(request));
+  if (url.pathname === ENGINE_MANIFEST) event.respondWith(engineManifest.handle({ event, request }));
+  else if (url.pathname.startsWith(ENGINE_DIR)) event.respondWith(engineFiles.handle({ event, request }));
+  else if (url.pathname.startsWith("/static/")) event.respondWith(shellFiles.handle({ event, request }));
   else if (PAGES.test(url.pathname)) event.respondWith(page(event, url));
-  else if (request.mode === "navigate") event.respondWith(elsewhere(request));
+  else if (request.mode === "navigate") event.respondWith(elsewhere.handle({ event, request }));
 });
+
+/** Kept under the address's path alone: a file is one copy whatever its query. (Read with
+    ignoreSearch, which finds that copy for any query.) */
+const byPath = {
+  cacheKeyWillBeUsed: async ({ request, mode }) => (mode === "write" ? new URL(request.url).pathname : request),
+};
 
 // -- the app shell: cache first (the version in the cache's name keeps it current) --------------
 
-async function shellFile(request) {
-  const cache = await caches.open(SHELL_CACHE);
-  // ignoreSearch: the engine's worker is started as engine-worker.js?manifest=...
-  const kept = await cache.match(request, { ignoreSearch: true });
-  if (kept) return new URL(request.url).search ? withoutAddress(kept) : kept;
-  const response = await fetch(request);
-  if (response.status === 200) await cache.put(new URL(request.url).pathname, response.clone());
-  return response;
-}
+// ignoreSearch: the engine's worker is started as engine-worker.js?manifest=...; Workbox keeps
+// only 200s (its default for a cache-first strategy), as the shell should.
+const shellFiles = new CacheFirst({
+  cacheName: SHELL_CACHE,
+  matchOptions: { ignoreSearch: true },
+  plugins: [byPath, {
+    cachedResponseWillBeUsed: async ({ event, cachedResponse }) =>
+      (cachedResponse && event && event.request && new URL(event.request.url).search ? withoutAddress(cachedResponse) : cachedResponse),
+  }],
+});
 
 /** A kept copy answered as a new response: a worker script started as engine-worker.js?x=y
     then keeps its own address (a kept response carries the address it was kept under). */
@@ -125,32 +138,23 @@ function withoutAddress(response) {
 
 // -- the engine: its manifest from the network when there is one, its files kept for good ------
 
-async function engineManifest(request) {
-  const cache = await caches.open(ENGINE_CACHE);
-  try {
-    const response = await fetch(request);
-    if (response.status === 200) {
-      await cache.put(ENGINE_MANIFEST, response.clone());
-      await pruneEngine(cache, await response.clone().json());
-    }
-    return response;
-  } catch (offline) {
-    const kept = await cache.match(ENGINE_MANIFEST);
-    if (kept) return kept;
-    throw offline;
-  }
-}
+// The manifest names the engine now: from the network, the kept copy when there is none; a new
+// one drops the files of the engines it no longer names.
+const engineManifest = new NetworkFirst({
+  cacheName: ENGINE_CACHE,
+  plugins: [{
+    cacheKeyWillBeUsed: async () => ENGINE_MANIFEST,
+    cacheWillUpdate: async ({ response }) => (response.status === 200 ? response : null),
+    cacheDidUpdate: async ({ newResponse }) => {
+      await pruneEngine(await caches.open(ENGINE_CACHE), await newResponse.clone().json());
+    },
+  }],
+});
 
-async function engineFile(request) {
-  // The archive and the catalogue are named by their hash, Pyodide's files by its version:
-  // a kept copy is always the right one.
-  const cache = await caches.open(ENGINE_CACHE);
-  const kept = await cache.match(request, { ignoreSearch: true });
-  if (kept) return kept;
-  const response = await fetch(request);
-  if (response.status === 200) await cache.put(new URL(request.url).pathname, response.clone());
-  return response;
-}
+// The archive and the catalogue are named by their hash, Pyodide's files by its version: a
+// kept copy is always the right one, and the manifest's pruning (by name, not by age or count)
+// is what lets old ones go.
+const engineFiles = new CacheFirst({ cacheName: ENGINE_CACHE, matchOptions: { ignoreSearch: true }, plugins: [byPath] });
 
 /** The files of this engine: every string the manifest gives beside its version and Pyodide's
     folder names one (the archive, the refusals' catalogue, a snapshot...). */
@@ -171,16 +175,16 @@ async function pruneEngine(cache, manifest) {
 }
 
 /** Keeps the engine after a visit whose page loaded it before this worker was in control. */
-async function warmEngine() {
+async function warmEngine(event) {
   const cache = await caches.open(ENGINE_CACHE);
-  const response = await engineManifest(new Request(ENGINE_MANIFEST, { cache: "no-cache" }));
+  const response = await engineManifest.handle({ event, request: new Request(ENGINE_MANIFEST, { cache: "no-cache" }) });
   if (response.status !== 200) return;
   const manifest = await response.json();
   const names = engineNames(manifest);
   if (manifest.pyodide === SHELL.pyodide.dir) names.push(...SHELL.pyodide.files.map((file) => `${manifest.pyodide}/${file}`));
   for (const name of names) {
     try {
-      if (!(await cache.match(ENGINE_DIR + name))) await engineFile(new Request(ENGINE_DIR + name));
+      if (!(await cache.match(ENGINE_DIR + name))) await engineFiles.handle({ event, request: new Request(ENGINE_DIR + name) });
     } catch {
       // The network went away: the engine worker's own requests keep the rest later.
     }
@@ -237,13 +241,8 @@ async function page(event, url) {
   }
 }
 
-async function elsewhere(request) {
-  try {
-    return await fetch(request);
-  } catch {
-    return offlinePage();
-  }
-}
+// Any other page: the network, and without it the offline page.
+const elsewhere = new NetworkOnly({ plugins: [{ handlerDidError: () => offlinePage() }] });
 
 /** The small page that says the tablet is offline, in the language of the last page seen. */
 async function offlinePage() {
@@ -413,7 +412,7 @@ async function forgetPages() {
 /** Each page says its language (for the offline page), who is signed in (another user's
     screens are forgotten) and, when it was loaded before this worker took control, its
     address: that copy is kept now, so the first visit works offline. */
-async function hello({ language, url, adopted, user }) {
+async function hello({ language, url, adopted, user }, event) {
   const meta = await caches.open(META_CACHE);
   if (LANGUAGES.includes(language)) await meta.put("/__language__", new Response(language));
   if (typeof user === "string" && user !== (await currentUser())) {
@@ -432,7 +431,7 @@ async function hello({ language, url, adopted, user }) {
   try {
     const response = await fetch(key, { credentials: "same-origin" });
     if (response.status === 200 && !response.redirected) await keepPage(await caches.open(PAGES_CACHE), key, response);
-    if (address.pathname.startsWith("/deals/")) await warmEngine();
+    if (address.pathname.startsWith("/deals/")) await warmEngine(event);
   } catch {
     // Offline already: nothing to keep; the next visit online keeps it.
   }

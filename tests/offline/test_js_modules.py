@@ -7,12 +7,15 @@ tests/js/offline/fake-server.mjs."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from tests.conftest import need
 
@@ -30,13 +33,19 @@ def test_offline_modules_pass_their_node_tests(folder: Path) -> None:
         (ROOT / "node_modules" / "fake-indexeddb" / "package.json").is_file(),
         "needs node_modules/fake-indexeddb: run `npm ci` (make test does)",
     )
+    need(
+        all(Path(folder).is_dir() for folder in settings.VENDOR_STATIC.values()),
+        "needs what the site serves from node_modules (idb): run `npm ci` (make test does)",
+    )
     assert node is not None
     done = subprocess.run(
         # The modules are ES modules named .js (the browser loads them as they are); Node finds
         # that out itself and would say so once per file.
-        [node, "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", "--test", "--test-reporter=tap",
-         str(folder.relative_to(ROOT)) + "/"],
+        # tests/js/vendor.mjs finds what the site serves from node_modules where it is served from.
+        [node, "--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", "--import", "./tests/js/vendor.mjs",
+         "--test", "--test-reporter=tap", str(folder.relative_to(ROOT)) + "/"],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+        env={**os.environ, "KORTOS_VENDOR": json.dumps({k: str(v) for k, v in settings.VENDOR_STATIC.items()})},
     )
     report = done.stdout + done.stderr
     failed = [line for line in report.splitlines() if line.lstrip().startswith("not ok")]

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.test import Client
 
 from web.pages import app_shell
@@ -37,7 +38,15 @@ def test_the_worker_is_served_at_the_root_uncached_with_the_shell_it_keeps() -> 
             "/static/img/icon-192.png"} <= set(files)
     # Not the tests, not the worker's own source (it is /sw.js).
     assert not [f for f in files if ".test." in f or f.endswith("/sw.js") or "/fake-" in f]
-    assert all((app_shell.STATIC / f.removeprefix("/static/")).is_file() for f in files)
+    # Every one is served: the project's own, and the modules served from node_modules (idb,
+    # which the queue imports), kept for offline use as the rest of the shell.
+    assert "/static/vendor/idb/index.js" in files
+    assert all(finders.find(f.removeprefix("/static/")) for f in files)
+    # The worker's Workbox: its classic builds, served from node_modules as well, in the order
+    # importScripts needs (the strategies build reads workbox.core).
+    assert shell["workbox"] == ["/static/vendor/workbox-core/workbox-core.prod.js",
+                                "/static/vendor/workbox-strategies/workbox-strategies.prod.js"]
+    assert all(finders.find(f.removeprefix("/static/")) for f in shell["workbox"])
     assert shell["offline"] == {"lt": "/offline/?lang=lt", "en": "/offline/?lang=en"}
     assert Client().post("/sw.js").status_code == 405
 

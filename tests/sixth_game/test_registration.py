@@ -61,3 +61,21 @@ def test_a_game_field_takes_only_a_game_of_the_registry() -> None:
         known_game(SLUG)
     finally:
         rules.unregister(SLUG)
+
+
+def test_the_tablets_engine_takes_its_games_from_the_registry() -> None:
+    """The tablet's referee knows the games the registry knows: its words per game come from
+    the registered pages (no list of games on the tablet: tests/test_house.py reads the
+    scripts), so a registered game is in the engine's catalogue and leaves it when it goes."""
+    from referee import offline_engine
+
+    assert SLUG not in offline_engine.catalogue()["en"]["words"]
+    rules.register(ENGINE)
+    games.register(PAGES)
+    try:
+        words = offline_engine.catalogue()["en"]["words"]
+        assert sorted(words) == sorted([*rules.GAMES])
+        assert words[SLUG]["cards"] == "the cards"
+    finally:
+        games.unregister(SLUG)
+        rules.unregister(SLUG)

@@ -24,9 +24,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-#: The project's own static files (settings.STATICFILES_DIRS); the shell is what lies under
+#: The project's own static files (settings.STATICFILES_DIRS' unprefixed folder; the prefixed
+#: ones are served from node_modules, VENDOR_STATIC); the shell is what lies under
 #: SHELL_DIRS of it, less the tests and the worker's own source.
-STATIC = Path(settings.STATICFILES_DIRS[0])
+STATIC = next(folder for folder in settings.STATICFILES_DIRS if isinstance(folder, Path))
 SHELL_DIRS = ("css", "js", "img")
 WORKER_SOURCE = STATIC / "js" / "sw.js"
 ENGINE_MANIFEST = STATIC / "offline" / "engine.json"
@@ -49,11 +50,26 @@ def shell_files() -> list[Path]:
     return sorted(p for folder in SHELL_DIRS for p in (STATIC / folder).rglob("*") if _is_shell_file(p))
 
 
+def vendor_files(names: list[str] | None = None) -> dict[str, Path]:
+    """What the site serves from node_modules: the path under STATIC_URL -> the file, for the
+    modules the pages import (settings.VENDOR_MODULES, which the shell keeps too), or `names`."""
+    found: dict[str, Path] = {}
+    for name in settings.VENDOR_MODULES if names is None else names:
+        folder, _slash, rest = name.rpartition("/")
+        while folder and folder not in settings.VENDOR_STATIC:
+            folder, _slash, step = folder.rpartition("/")
+            rest = f"{step}/{rest}"
+        found[name] = Path(settings.VENDOR_STATIC[folder]) / rest
+    return found
+
+
 def shell_version(shell: list[Path] | None = None) -> str:
     """A hash of the shell's contents (and of the worker, the offline page and its
-    translations), read again only when a file's size or time changes."""
+    translations, and the modules served from node_modules), read again only when a file's
+    size or time changes."""
     messages = sorted(Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/django.mo"))
-    files = [*(shell_files() if shell is None else shell), WORKER_SOURCE, OFFLINE_TEMPLATE, *messages]
+    files = [*(shell_files() if shell is None else shell), *vendor_files().values(),
+             *vendor_files(settings.WORKBOX_SCRIPTS).values(), WORKER_SOURCE, OFFLINE_TEMPLATE, *messages]
     stats = [(path, path.stat()) for path in files if path.exists()]
     signature = tuple((str(path), stat.st_mtime_ns, stat.st_size) for path, stat in stats)
     if signature not in _version_memo:
@@ -88,10 +104,12 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     files = shell_files()
     shell = {
         "version": shell_version(files),
-        "files": [static(p.relative_to(STATIC).as_posix()) for p in files],
+        "files": [static(p.relative_to(STATIC).as_posix()) for p in files] + [static(name) for name in vendor_files()],
         "offline": {code: _language_url("offline", code) for code in languages},
         "defaultLanguage": settings.LANGUAGE_CODE,
         "pyodide": _pyodide_files(),
+        # Workbox's strategies, which the worker loads with importScripts.
+        "workbox": [static(name) for name in settings.WORKBOX_SCRIPTS],
     }
     script = f"const SHELL = {json.dumps(shell)};\n" + WORKER_SOURCE.read_text(encoding="utf-8")
     response = HttpResponse(script, content_type="text/javascript; charset=utf-8")

@@ -17,7 +17,13 @@
 
    Beside the queue: the deals started offline and the server ids they got, the records a
    scorer set aside when resolving a conflict (kept, never silently dropped), drafts of
-   half-entered forms, and when the server last confirmed something. */
+   half-entered forms, and when the server last confirmed something.
+
+   The IndexedDB plumbing (promises for requests, a transaction's end) is idb's, a small promise
+   wrapper over the same API, served by the site itself from node_modules
+   (settings.VENDOR_STATIC; package-lock.json pins it with its integrity hash). */
+
+import { wrap } from "../../vendor/idb/index.js";
 
 const DB_VERSION = 1;
 
@@ -48,17 +54,11 @@ export async function askToPersist(storage = globalThis.navigator && globalThis.
   return Boolean(await storage.persist());
 }
 
-function request(req) {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-}
-
 /** Open (or create) the queue's database. `indexedDB` defaults to the browser's; tests pass
     an in-memory one. Two queue objects over one database name see the same records. */
 export async function openQueue({ name = "kortos-offline", indexedDB = globalThis.indexedDB, now = Date.now } = {}) {
   if (!indexedDB) throw new Error("This browser has no IndexedDB: offline recording is not available here.");
+  // idb's openDB would use the global factory; the queue is given one (tests pass their own).
   const open = indexedDB.open(name, DB_VERSION);
   open.onupgradeneeded = () => {
     const db = open.result;
@@ -72,9 +72,9 @@ export async function openQueue({ name = "kortos-offline", indexedDB = globalThi
     db.createObjectStore("drafts", { keyPath: ["deal", "form"] });
     db.createObjectStore("meta", { keyPath: "name" });
   };
-  const db = await request(open);
+  const db = await wrap(open);
   // Another tab upgrading the schema must not wait for this one forever.
-  db.onversionchange = () => db.close();
+  db.addEventListener("versionchange", () => db.close());
   return new Queue(db, now);
 }
 
@@ -84,21 +84,22 @@ class Queue {
     this.now = now;
   }
 
-  /** One transaction; `work(stores)` issues its requests and returns a promise of the result.
-      The promise settles only once the transaction has committed, so a resolved write is on disk. */
-  transact(names, mode, work) {
-    return new Promise((resolve, reject) => {
-      const tx = this.db.transaction(names, mode);
-      const stores = Object.fromEntries(names.map((n) => [n, tx.objectStore(n)]));
-      let result;
-      let failure = null;
-      Promise.resolve()
-        .then(() => work(stores, tx))
-        .then((value) => { result = value; }, (error) => { failure = error; try { tx.abort(); } catch (e) { /* done */ } });
-      tx.oncomplete = () => (failure ? reject(failure) : resolve(result));
-      tx.onerror = () => reject(failure || tx.error);
-      tx.onabort = () => reject(failure || tx.error || new Error("The queue's transaction was aborted."));
-    });
+  /** One transaction; `work(stores)` issues its requests (idb's: each a promise) and returns a
+      promise of the result. The promise settles only once the transaction has committed, so a
+      resolved write is on disk; a failure in `work` aborts it, so nothing of it is written. */
+  async transact(names, mode, work) {
+    const tx = this.db.transaction(names, mode);
+    const stores = Object.fromEntries(names.map((n) => [n, tx.objectStore(n)]));
+    let result;
+    try {
+      result = await work(stores, tx);
+    } catch (error) {
+      try { tx.abort(); } catch (e) { /* already over */ }
+      await tx.done.catch(() => undefined);
+      throw error;
+    }
+    await tx.done;
+    return result;
   }
 
   /** Append an entry or a deal start; returns the stored record. A deal's client id that the
@@ -106,47 +107,46 @@ class Queue {
   async enqueue(item) {
     const record = normalise(item, this.now());
     return this.transact(["queue", "deals"], "readwrite", async ({ queue, deals }) => {
-      const mapped = isClientDealId(record.deal) ? await request(deals.get(record.deal)) : undefined;
+      const mapped = isClientDealId(record.deal) ? await deals.get(record.deal) : undefined;
       if (mapped && mapped.server != null) record.deal = mapped.server;
       if (record.kind === "deal_start" && isClientDealId(record.deal)) {
-        deals.put({ client: record.deal, server: null, session: record.session });
+        await deals.put({ client: record.deal, server: null, session: record.session });
       }
-      const taken = await request(queue.index("key").getKey(record.key));
+      const taken = await queue.index("key").getKey(record.key);
       if (taken !== undefined) throw new Error(`The idempotency key ${record.key} is already in the queue.`);
-      record.order = await request(queue.add(record));
+      record.order = await queue.add(record);
       return record;
     });
   }
 
   /** The first record still waiting, or null. */
   async peek() {
-    return this.transact(["queue"], "readonly", ({ queue }) => new Promise((resolve, reject) => {
-      const cursor = queue.openCursor();
-      cursor.onsuccess = () => resolve(cursor.result ? cursor.result.value : null);
-      cursor.onerror = () => reject(cursor.error);
-    }));
+    return this.transact(["queue"], "readonly", async ({ queue }) => {
+      const cursor = await queue.openCursor();
+      return cursor ? cursor.value : null;
+    });
   }
 
   /** Every waiting record in order; with `deal`, only that deal's. */
   async list({ deal } = {}) {
-    const all = await this.transact(["queue"], "readonly", ({ queue }) => request(queue.getAll()));
+    const all = await this.transact(["queue"], "readonly", ({ queue }) => queue.getAll());
     return deal === undefined ? all : all.filter((r) => r.deal === deal);
   }
 
   /** How many records are waiting (what the screen shows); with `deal`, only that deal's. */
   async count({ deal } = {}) {
     if (deal !== undefined) return (await this.list({ deal })).length;
-    return this.transact(["queue"], "readonly", ({ queue }) => request(queue.count()));
+    return this.transact(["queue"], "readonly", ({ queue }) => queue.count());
   }
 
   /** The server has this record: it leaves the queue, and the sync time moves on. */
   async markSent(key) {
     const at = this.now();
     return this.transact(["queue", "meta"], "readwrite", async ({ queue, meta }) => {
-      const order = await request(queue.index("key").getKey(key));
+      const order = await queue.index("key").getKey(key);
       if (order === undefined) throw new Error(`Nothing with the idempotency key ${key} is waiting.`);
-      queue.delete(order);
-      meta.put({ name: "lastSyncedAt", value: at });
+      await queue.delete(order);
+      await meta.put({ name: "lastSyncedAt", value: at });
       await remember(meta, key);
       return at;
     });
@@ -157,7 +157,7 @@ class Queue {
   async rememberSent(key) {
     const at = this.now();
     return this.transact(["meta"], "readwrite", async ({ meta }) => {
-      meta.put({ name: "lastSyncedAt", value: at });
+      await meta.put({ name: "lastSyncedAt", value: at });
       await remember(meta, key);
     });
   }
@@ -165,7 +165,7 @@ class Queue {
   /** The idempotency keys of the entries this device had stored on the server (the latest
       SENT_KEYS_KEPT of them). */
   async sentKeys() {
-    const row = await this.transact(["meta"], "readonly", ({ meta }) => request(meta.get("sentKeys")));
+    const row = await this.transact(["meta"], "readonly", ({ meta }) => meta.get("sentKeys"));
     return row ? row.value : [];
   }
 
@@ -173,7 +173,7 @@ class Queue {
   async remove(keys) {
     return this.transact(["queue"], "readwrite", async ({ queue }) => {
       const orders = await this._orders(queue, keys);
-      orders.forEach((order) => queue.delete(order));
+      for (const order of orders) await queue.delete(order);
       return orders.length;
     });
   }
@@ -185,21 +185,21 @@ class Queue {
     return this.transact(["queue", "aside"], "readwrite", async ({ queue, aside }) => {
       const orders = await this._orders(queue, keys);
       for (const order of orders) {
-        const record = await request(queue.get(order));
-        aside.put({ ...record, aside_at: at, reason });
-        queue.delete(order);
+        const record = await queue.get(order);
+        await aside.put({ ...record, aside_at: at, reason });
+        await queue.delete(order);
       }
       return orders.length;
     });
   }
 
   async listAside() {
-    const all = await this.transact(["aside"], "readonly", ({ aside }) => request(aside.getAll()));
+    const all = await this.transact(["aside"], "readonly", ({ aside }) => aside.getAll());
     return all.sort((a, b) => a.order - b.order);
   }
 
   async clearAside(keys) {
-    return this.transact(["aside"], "readwrite", ({ aside }) => { keys.forEach((k) => aside.delete(k)); });
+    return this.transact(["aside"], "readwrite", async ({ aside }) => { for (const key of keys) await aside.delete(key); });
   }
 
   /** Change waiting records in place (sync renumbers expected_seq, or keeps a conflict with
@@ -207,12 +207,12 @@ class Queue {
   async update(changes) {
     return this.transact(["queue"], "readwrite", async ({ queue }) => {
       for (const [key, fields] of Object.entries(changes)) {
-        const order = await request(queue.index("key").getKey(key));
+        const order = await queue.index("key").getKey(key);
         if (order === undefined) throw new Error(`Nothing with the idempotency key ${key} is waiting.`);
-        const record = await request(queue.get(order));
+        const record = await queue.get(order);
         const next = { ...record, ...fields, key: record.key, order: record.order };
         for (const [field, value] of Object.entries(fields)) if (value === undefined) delete next[field];
-        queue.put(next);
+        await queue.put(next);
       }
     });
   }
@@ -226,54 +226,54 @@ class Queue {
     if (!(Number.isInteger(server) && server > 0)) throw new Error(`${server} is not a deal id of the server.`);
     const at = this.now();
     return this.transact(["queue", "deals", "drafts", "meta"], "readwrite", async ({ queue, deals, drafts, meta }) => {
-      const known = await request(deals.get(client));
-      deals.put({ ...(known || {}), client, server });
-      const records = await request(queue.index("deal").getAll(client));
+      const known = await deals.get(client);
+      await deals.put({ ...(known || {}), client, server });
+      const records = await queue.index("deal").getAll(client);
       for (const record of records) {
-        if (record.kind === "deal_start") queue.delete(record.order);
+        if (record.kind === "deal_start") await queue.delete(record.order);
         else queue.put({ ...record, deal: server });
       }
-      const all = await request(drafts.getAll());
+      const all = await drafts.getAll();
       for (const draft of all.filter((d) => d.deal === client)) {
-        drafts.delete([client, draft.form]);
-        drafts.put({ ...draft, deal: server });
+        await drafts.delete([client, draft.form]);
+        await drafts.put({ ...draft, deal: server });
       }
-      meta.put({ name: "lastSyncedAt", value: at });
+      await meta.put({ name: "lastSyncedAt", value: at });
       return records.length;
     });
   }
 
   /** The server's id for a deal started offline (null while the server has not accepted it). */
   async serverDealId(client) {
-    const known = await this.transact(["deals"], "readonly", ({ deals }) => request(deals.get(client)));
+    const known = await this.transact(["deals"], "readonly", ({ deals }) => deals.get(client));
     return known ? known.server : null;
   }
 
   /** The server confirmed something sent outside the queue (an entry saved online). */
   async noteSynced() {
     const at = this.now();
-    return this.transact(["meta"], "readwrite", ({ meta }) => { meta.put({ name: "lastSyncedAt", value: at }); });
+    return this.transact(["meta"], "readwrite", async ({ meta }) => { await meta.put({ name: "lastSyncedAt", value: at }); });
   }
 
   /** When the server last confirmed a record (milliseconds since the epoch), or null. */
   async lastSyncedAt() {
-    const row = await this.transact(["meta"], "readonly", ({ meta }) => request(meta.get("lastSyncedAt")));
+    const row = await this.transact(["meta"], "readonly", ({ meta }) => meta.get("lastSyncedAt"));
     return row ? row.value : null;
   }
 
   // -- drafts: a half-entered form, per deal and form -------------------------------------------
   async saveDraft(deal, form, data) {
     const at = this.now();
-    return this.transact(["drafts"], "readwrite", ({ drafts }) => { drafts.put({ deal, form, data, at }); });
+    return this.transact(["drafts"], "readwrite", async ({ drafts }) => { await drafts.put({ deal, form, data, at }); });
   }
 
   async loadDraft(deal, form) {
-    const row = await this.transact(["drafts"], "readonly", ({ drafts }) => request(drafts.get([deal, form])));
+    const row = await this.transact(["drafts"], "readonly", ({ drafts }) => drafts.get([deal, form]));
     return row ? row.data : null;
   }
 
   async clearDraft(deal, form) {
-    return this.transact(["drafts"], "readwrite", ({ drafts }) => { drafts.delete([deal, form]); });
+    return this.transact(["drafts"], "readwrite", async ({ drafts }) => { await drafts.delete([deal, form]); });
   }
 
   close() {
@@ -283,7 +283,7 @@ class Queue {
   async _orders(queue, keys) {
     const orders = [];
     for (const key of keys) {
-      const order = await request(queue.index("key").getKey(key));
+      const order = await queue.index("key").getKey(key);
       if (order !== undefined) orders.push(order);
     }
     return orders;
@@ -295,11 +295,11 @@ class Queue {
 const SENT_KEYS_KEPT = 2000;
 
 async function remember(meta, key) {
-  const row = await request(meta.get("sentKeys"));
+  const row = await meta.get("sentKeys");
   const keys = row ? row.value : [];
   if (keys.includes(key)) return;
   keys.push(key);
-  meta.put({ name: "sentKeys", value: keys.slice(-SENT_KEYS_KEPT) });
+  await meta.put({ name: "sentKeys", value: keys.slice(-SENT_KEYS_KEPT) });
 }
 
 function normalise(item, at) {

@@ -1,6 +1,6 @@
 /* Drafts: a half-entered entry form survives a reload, online or offline. One job: keep what
    the scorer typed or tapped in a form (every input, the radios, the steppers' counts, the
-   card slots, Elgeta's tie-break rounds) until the entry is recorded.
+   card slots, the tie-break rounds a referee asked for) until the entry is recorded.
 
      import { draftStore, attachDrafts, restoreDraft, clearDraft } from "/static/js/table/drafts.js";
      const store = draftStore(queue);                 // queue.js's drafts, per deal and form

@@ -3,7 +3,8 @@
    refused offline entry, a draft). */
 
 import { S } from "./shared.js";
-import { activeInput, addRound, markActive, michiganOutSync, syncStepper, velniasSync } from "./pad.js";
+import { activeInput, addRound, markActive, syncStepper } from "./pad.js";
+import { syncForm } from "./room.js";
 
 function intOrText(value) {
   const text = String(value).trim();
@@ -73,8 +74,7 @@ export function restoreForm(payload, { afterChange = () => {} } = {}) {
   });
   S.dirty = true;
   form.querySelectorAll(".stepper input").forEach(syncStepper);
-  if (form.hasAttribute("data-preview")) velniasSync(form);
-  if (form.hasAttribute("data-out")) michiganOutSync(form);
+  syncForm(form);
   if (form.hasAttribute("data-slots")) markActive(form, activeInput(form));
   afterChange(form);
   return form;

@@ -68,7 +68,8 @@ export async function startOffline({ kept } = {}) {
   if (!isClientDealId(shownDeal())) await wireDrafts(Number(S.dealId));
   if (!engineSupported()) { note(S.T.offline_table.unavailable); return false; }
   O.drawer = await loadDrawer(S.screen.dataset.game);
-  if (!O.drawer) { note(S.T.offline_table.unavailable_game); return false; }
+  // A drawer that only answers the screen's questions (room.js) draws nothing offline.
+  if (!O.drawer || typeof O.drawer.draw !== "function") { note(S.T.offline_table.unavailable_game); return false; }
   const holdsKept = !!kept && (await O.queue.list()).some((r) => r.key === kept.key);
   const language = String((S.T.offline_text && S.T.offline_text.language) || document.documentElement.lang || "en").slice(0, 2);
   O.engine = createEngine({ context: { names: S.T.names, language, notation: S.screen.dataset.notation } });

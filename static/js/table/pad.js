@@ -1,10 +1,13 @@
-/* The card pad and the slots it fills, the count steppers, and the counts that follow a
-   chosen seat (Velnias ending, Mičiganas out). Nothing here talks to the server. */
+/* The card pad and the slots it fills, the rounds a referee asks for, the count steppers, and
+   a seat's count locked at 0 (what a game's drawer does with it is the drawer's: room.js).
+   Nothing here talks to the server. */
 
 import { S, fmt } from "./shared.js";
+import { roundComplete, syncForm } from "./room.js";
 
 const SUITS = "♠♣♦♥";
-// Called after a tap on the pad changed a card of an Elgeta trick (preview.js asks the referee).
+// Called after a tap on the pad changed a card of a form asked about round by round (the
+// drawer says which: room.js); screen.js has preview.js ask the referee.
 let cardsChanged = () => {};
 export function onCardsChanged(hook) { cardsChanged = hook; }
 
@@ -105,16 +108,10 @@ export function padClick(button) {
   const complete = card.rank && (!needsSuit(input) || card.suit || card.rank === "X");
   if (complete && slotsOf(form).length > 1) advance(form, input);
   else markActive(form, input);
-  if (form.hasAttribute("data-elgeta")) cardsChanged(form);
+  if (roundComplete(form) !== null) cardsChanged(form);
 }
 
-// -- Elgeta: a tie-break round the referee asked for ---------------------------------------------
-export function lastRoundComplete(form) {
-  const rows = form.querySelectorAll("[data-round]");
-  const last = rows[rows.length - 1];
-  return Array.from(last.querySelectorAll("[data-card-input]")).every((input) =>
-    input.value.trim() !== "" || input.hasAttribute("data-empty-ok"));
-}
+// -- rounds: one more round of cards the referee asked for (a tie-break) ---------------------------
 export function addRound(form, index, prefill, empty, possible, reason) {
   const rows = form.querySelector("[data-rounds]");
   if (rows.querySelector('[data-round="' + index + '"]')) return;
@@ -188,10 +185,11 @@ export function step(button) {
   input.dispatchEvent(new Event("change", { bubbles: true }));
 }
 
-// -- Pašėlęs Velnias and Michigan: the caller's count follows the ending ---------------------------
+// -- a seat's count locked at 0 --------------------------------------------------------------------
 // The seat that went out (or emptied its hand) holds 0 cards: its field shows 0 and is locked.
 // Only a 0 put there this way is lifted when that seat changes; a value typed is kept as typed.
-function zeroSeat(form, seat, zero) {
+// `seat`: the seat chosen in the form (null: none); `zero`: whether that seat holds 0.
+export function zeroSeat(form, seat, zero) {
   form.querySelectorAll("[data-count-seat]").forEach((input) => {
     const mine = seat !== null && input.dataset.countSeat === String(seat);
     if (mine && zero) {
@@ -212,27 +210,10 @@ function zeroSeat(form, seat, zero) {
     syncStepper(input);
   });
 }
-export function velniasSync(form) {
-  const condition = form.querySelector("[data-condition]:checked");
-  const caller = form.querySelector("[data-caller-seat]:checked");
-  const fieldset = form.querySelector("[data-caller]");
-  const blocked = condition && condition.value === "blocked";
-  if (fieldset) {
-    fieldset.disabled = !!blocked;
-    const help = fieldset.querySelector("[data-caller-help-blocked]");
-    if (help) help.hidden = !blocked;
-  }
-  zeroSeat(form, caller && !blocked ? caller.value : null, condition && condition.value === "empty_hand");
-}
-export function michiganOutSync(form) {
-  const out = form.querySelector("[data-out-seat]:checked");
-  zeroSeat(form, out ? out.value : null, true);
-}
 
 /** Bring every form of the live part to its starting look (after each swap or redraw). */
 export function setupForms(root) {
   root.querySelectorAll("form[data-slots]").forEach((form) => markActive(form, activeInput(form)));
   root.querySelectorAll(".stepper input").forEach(syncStepper);
-  root.querySelectorAll("form[data-preview]").forEach(velniasSync);
-  root.querySelectorAll("form[data-out]").forEach(michiganOutSync);
+  root.querySelectorAll("form[data-entry]").forEach(syncForm);
 }

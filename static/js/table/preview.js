@@ -1,9 +1,12 @@
-/* What the referee says before anything is recorded: a Velnias ending's payments while the
-   scorer fills it in, and an Elgeta trick's tie-break rounds as its cards come in. */
+/* What the referee says before anything is recorded: a form's preview (data-preview: the
+   payments an ending makes) while the scorer fills it in, and the rounds of a form asked about
+   round by round (a tie-break round after a tie) as its cards come in. Which form wants which,
+   and when it says enough, is its game drawer's answer (room.js). */
 
 import { S, post } from "./shared.js";
 import { payloadFrom } from "./form.js";
-import { addRound, lastRoundComplete } from "./pad.js";
+import { addRound } from "./pad.js";
+import { previewReady, roundComplete } from "./room.js";
 import { clearErrors, showError } from "./errors.js";
 
 let previewTimer = null;
@@ -14,10 +17,10 @@ let mayAsk = () => true;
 let askDevice = null;
 export function previewGuard(guard, device = null) { mayAsk = guard; askDevice = device; }
 
-/** Elgeta: a finished round goes to the referee, who says who takes or asks for a tie-break. */
+/** A finished round goes to the referee, who says who takes or asks for a tie-break. */
 export function askAboutRounds(form) {
   const box = form.querySelector("[data-preview-box]");
-  const ask = !lastRoundComplete(form) ? null
+  const ask = !roundComplete(form) ? null
     : mayAsk() ? (payload) => post(S.screen.dataset.previewUrl, payload) : askDevice;
   if (!ask) { if (box) box.hidden = true; return; }
   ask(payloadFrom(form)).then((result) => {
@@ -30,7 +33,7 @@ export function askAboutRounds(form) {
     if (typeof data.next_round === "number") {
       box.hidden = true;
       addRound(form, data.next_round, data.prefill || [], data.empty || [], data.possible || [], data.error);
-      if (lastRoundComplete(form)) askAboutRounds(form);  // the referee knew every card of it
+      if (roundComplete(form)) askAboutRounds(form);  // the referee knew every card of it
       return;
     }
     box.hidden = true;
@@ -49,7 +52,7 @@ function runPreview(form) {
   const box = form.querySelector("[data-preview-box]");
   if (!box) return;
   const payload = payloadFrom(form);
-  if (!payload.condition || (payload.condition !== "blocked" && payload.player == null)) {
+  if (!previewReady(payload)) {
     box.hidden = true;
     return;
   }

@@ -27,7 +27,7 @@ export function useOfflinePath(path) { offline = path; }
 // What follows an entry, undo or deal start the server confirmed (offline.js: the sync line's time).
 let saved = () => {};
 export function onSaved(hook) { saved = hook; }
-// What undo's restore does after putting values back (screen.js: the Velnias preview).
+// What undo's restore does after putting values back (screen.js: a form's preview).
 let restored = () => {};
 export function onRestore(hook) { restored = hook; }
 

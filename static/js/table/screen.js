@@ -7,8 +7,9 @@
 
 import { S, init } from "./shared.js";
 import { clearErrors } from "./errors.js";
-import { lastRoundComplete, michiganOutSync, padClick, setupForms, step, syncStepper, typedCard, velniasSync,
-  markActive, onCardsChanged } from "./pad.js";
+import { padClick, setupForms, step, syncStepper, typedCard, markActive, onCardsChanged } from "./pad.js";
+import { roundComplete, syncForm, useRoom } from "./room.js";
+import { loadDrawer } from "./offline-view.js";
 import { askAboutRounds, schedulePreview } from "./preview.js";
 import { onSwap, poll } from "./live.js";
 import { loadPending, nextDeal, onRestore, send, submitEntry, undo } from "./record.js";
@@ -20,8 +21,8 @@ if (screen) start(screen);
 
 function setup() {
   setupForms(S.liveBox);
-  S.liveBox.querySelectorAll("form[data-elgeta]").forEach((form) => {
-    if (S.canRecord && lastRoundComplete(form)) askAboutRounds(form);
+  S.liveBox.querySelectorAll("form[data-entry]").forEach((form) => {
+    if (S.canRecord && roundComplete(form)) askAboutRounds(form);
   });
 }
 
@@ -51,13 +52,13 @@ function start(screen) {
   liveBox.addEventListener("change", (event) => {
     const form = event.target.closest("form");
     if (!form) return;
-    if (form.hasAttribute("data-elgeta") && event.target.matches("[data-card-input]")) askAboutRounds(form);
+    if (event.target.matches("[data-card-input]") && roundComplete(form) !== null) askAboutRounds(form);
     if (form.hasAttribute("data-entry")) S.dirty = true;
     // The scorer is answering the refusal: it goes until the referee says something again.
     if (form.hasAttribute("data-entry") && form.querySelector(".field-error:not(:empty), .error:not(:empty)")) clearErrors();
     if (event.target.matches(".stepper input")) syncStepper(event.target);
-    if (form.hasAttribute("data-preview")) { velniasSync(form); schedulePreview(form); }
-    if (form.hasAttribute("data-out")) michiganOutSync(form);
+    if (form.hasAttribute("data-entry")) syncForm(form);
+    if (form.hasAttribute("data-preview")) schedulePreview(form);
   });
   // A draft put back after a reload: what follows from its values is derived again.
   liveBox.addEventListener(RESTORED_EVENT, (event) => {
@@ -72,6 +73,15 @@ function start(screen) {
   });
 
   setup();
+  // The game's own part (its drawer, loaded by the screen's data-game) joins as soon as it
+  // has come: what follows from the forms' values is derived again, and a preview the
+  // scorer's first taps wanted is asked for.
+  loadDrawer(screen.dataset.game).then((drawer) => {
+    if (!drawer) return;
+    useRoom(drawer);
+    setup();
+    S.liveBox.querySelectorAll("form[data-preview]").forEach(schedulePreview);
+  });
   // The offline path starts in the background (the engine loads in its worker); online
   // recording never waits for it. It answers whether it holds the entry kept from before a
   // reload (then its sync sends it), else this screen resends it as it always did.

@@ -1,6 +1,8 @@
 /* queue.js over an in-memory IndexedDB (fake-indexeddb): order, reloads, drafts, client deal ids. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+// The browser's IndexedDB classes as globals: idb (the queue's plumbing) recognises requests by them.
+import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 
 import { openQueue, newClientDealId, isClientDealId, askToPersist } from "../../../static/js/offline/queue.js";

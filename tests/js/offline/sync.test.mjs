@@ -2,6 +2,8 @@
    answers, backoff, offline pause and resume, deals started offline, and conflicts. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+// The browser's IndexedDB classes as globals: idb (the queue's plumbing) recognises requests by them.
+import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 
 import { openQueue, newClientDealId } from "../../../static/js/offline/queue.js";

@@ -5,6 +5,8 @@
    tests/browser/test_table_modules.py. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+// The browser's IndexedDB classes as globals: idb (the queue's plumbing) recognises requests by them.
+import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 
 import { conflictSides, conflictText, describeEntry, ENGLISH, oneAtATime } from "../../../static/js/table/conflict.js";

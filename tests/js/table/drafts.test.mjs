@@ -5,6 +5,8 @@
    is tested in Chromium by tests/browser/test_table_modules.py. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+// The browser's IndexedDB classes as globals: idb (the queue's plumbing) recognises requests by them.
+import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 
 import { openQueue, newClientDealId } from "../../../static/js/offline/queue.js";

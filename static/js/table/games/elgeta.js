@@ -3,12 +3,21 @@
    forecast, the trick form with the cards the referee already knows (trick_rows) and the piles,
    as templates/referee/games/elgeta.html draws them. While the server cannot be asked, the
    referee's preview of a trick (who would take it, or the tie-break round it asks for, filled in
-   as refusal_hint fills it) comes from the device's engine. The drawer's shape is described in
-   ../offline-view.js. */
+   as refusal_hint fills it) comes from the device's engine. On the screen, online or not: the
+   trick form is asked about round by round. The drawer's shape is described in
+   ../offline-view.js and ../room.js. */
 
 import { RANKS_EN, counted, fmt, h, nameOf, notation, showRank, signClass, signed, t } from "../offline-draw.js";
 import { askAboutRounds } from "../preview.js";
-import { lastRoundComplete } from "../pad.js";
+
+/** The trick form's last round has every card (or its "no card" mark): the referee can say
+    who takes it, or ask for a tie-break round. */
+function lastRoundComplete(form) {
+  const rows = form.querySelectorAll("[data-round]");
+  const last = rows[rows.length - 1];
+  return Array.from(last.querySelectorAll("[data-card-input]")).every((input) =>
+    input.value.trim() !== "" || input.hasAttribute("data-empty-ok"));
+}
 
 const SUIT_SYMBOLS = { S: "♠", C: "♣", D: "♦", H: "♥" };
 const SYMBOL_SUITS = { "♠": "S", "♣": "C", "♦": "D", "♥": "H" };
@@ -248,6 +257,8 @@ function drawPiles(live, view) {
 }
 
 export default {
+  /** The trick form is asked about round by round (room.js): a tie-break round follows a tie. */
+  roundComplete(form) { return form.hasAttribute("data-elgeta") ? lastRoundComplete(form) : null; },
   /** referee/games/elgeta.py ElgetaPages.explain, sentence for sentence. */
   sentences(view, last) {
     const T = t();

@@ -2,9 +2,11 @@
    MichiganPages.explain), an entry's line in the entry list (its describe_entry), and the
    redraw of the game's part of the screen as templates/referee/games/michigan.html draws it:
    the prize cards and their chips, the sequence (live mode), the entry forms, the chips this
-   deal and the chip movements. The drawer's shape is described in ../offline-view.js. */
+   deal and the chip movements. On the screen, online or not: the seat that went out holds 0
+   cards. The drawer's shape is described in ../offline-view.js and ../room.js. */
 
 import { counted, fmt, h, nameOf, showRank, signClass, signed, t } from "../offline-draw.js";
+import { zeroSeat } from "../pad.js";
 
 const SUIT_SYMBOLS = { S: "♠", C: "♣", D: "♦", H: "♥" };
 
@@ -176,6 +178,12 @@ function drawChips(live, view) {
 }
 
 export default {
+  /** The out form: the seat chosen as gone out has no cards left. */
+  syncForm(form) {
+    if (!form.hasAttribute("data-out")) return;
+    const out = form.querySelector("[data-out-seat]:checked");
+    zeroSeat(form, out ? out.value : null, true);
+  },
   /** referee/games/michigan.py MichiganPages.explain, sentence for sentence. */
   sentences(view, last) {
     const T = t();

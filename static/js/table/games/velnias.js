@@ -1,10 +1,32 @@
 /* Pašėlęs Velnias on the tablet, offline: the ending's headline (as referee/games/velnias.py
    explains it), the ending's line in the entry list, and who pays whom once the deal is over.
-   The drawer's shape is described in ../offline-view.js. */
+   On the screen, online or not: the caller's count follows the ending, and the referee's
+   preview of the payments waits for an ending it can judge. The drawer's shape is described in
+   ../offline-view.js and ../room.js. */
 
 import { fmt, h, nameOf, t } from "../offline-draw.js";
+import { zeroSeat } from "../pad.js";
 
 export default {
+  /** The ending form: a blocked game has no caller (its fieldset is disabled and says why);
+      the caller of an emptied hand holds 0 cards. */
+  syncForm(form) {
+    if (!form.hasAttribute("data-preview")) return;
+    const condition = form.querySelector("[data-condition]:checked");
+    const caller = form.querySelector("[data-caller-seat]:checked");
+    const fieldset = form.querySelector("[data-caller]");
+    const blocked = condition && condition.value === "blocked";
+    if (fieldset) {
+      fieldset.disabled = !!blocked;
+      const help = fieldset.querySelector("[data-caller-help-blocked]");
+      if (help) help.hidden = !blocked;
+    }
+    zeroSeat(form, caller && !blocked ? caller.value : null, condition && condition.value === "empty_hand");
+  },
+  /** The payments can be previewed once the ending is chosen, and its caller unless blocked. */
+  previewReady(payload) {
+    return Boolean(payload.condition) && (payload.condition === "blocked" || payload.player != null);
+  },
   sentences(_view, last) { return [fmt(t().headline[last.condition], { name: nameOf(last.player) })]; },
   describe(payload) {
     const T = t();
