@@ -464,7 +464,8 @@ class Elgeta(Game[ElgetaState]):
     max_players = 4
     option_defaults: ClassVar[Mapping[str, object]] = {"suits": None, "all_aces": True, "strict_order": True}
     house_rules = (HouseRule("suits", "suits"), HouseRule("all_aces", "bool"), HouseRule("strict_order", "bool"))
-    unit = Unit("deals_won", gettext_noop("deals won"))
+    unit = Unit("deals_won", gettext_noop("deals won"),
+                counted=(gettext_noop("%(n)s deal won"), gettext_noop("%(n)s deals won")))
     money_rule = MoneyRule.PAIR_DIFFERENCE
 
     # -- setup ---------------------------------------------------------------------------------
