@@ -23,7 +23,7 @@ from referee.models import PlanChange, Role, Session
 from referee.permissions import require_role
 from referee.refusals import require_open
 from referee.rules import GAMES
-from referee.rules.plan import Plan, Progress, Standing, progress, read_plan, render, standing
+from referee.rules.plan import Plan, Progress, Standing, advance, progress, read_plan, render, standing
 
 from .models import DealResult
 
@@ -110,11 +110,17 @@ def plan_play_on(*, session: Session, user: Any) -> PlanChange:
     return change
 
 
-def tablet_plan(session: Session, deal_number: int, players: int) -> dict[str, Any] | None:
-    """What the tablet's engine needs to say the standing offline (the deal page carries it):
-    the plan, the finished deals before this one folded, and the choice to play on."""
+def deal_plan(session: Session, names: list[str], number: int, points: list[int] | None
+              ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The deal screen's plan: its standing (as ``plan_status``) and what the tablet's engine needs
+    to go on offline: the plan, the deals before this one folded, the choice to play on
+    (``points``: this deal's outcome when it is finished, else it is the running deal)."""
     plan = session_plan(session)
     if plan is None:
-        return None
-    before = finished_progress(session, players, before=deal_number)
-    return {"plan": plan.as_json(), "before": before.view(), "played_on_after": session.played_on_after}
+        return None, None
+    before = finished_progress(session, len(names), before=number)
+    unit = GAMES[session.game].unit
+    done = advance(before, points, plan, unit) if points is not None else before
+    found = standing(plan, done, running=None if points is not None else number)
+    tablet = {"plan": plan.as_json(), "before": before.view(), "played_on_after": session.played_on_after}
+    return describe(found, session, names), tablet

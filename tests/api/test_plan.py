@@ -56,7 +56,8 @@ def test_a_session_without_a_plan_is_open_ended(club_setup: dict[str, Any], clie
 @pytest.mark.parametrize(("plan", "error"), [
     ({"deals": 0}, "The plan's deals must be at least 1, not 0."),
     ({"target": "50"}, "The plan's target must be a whole number, not '50'."),
-    ({"deals": 5, "target": 50}, "A plan names exactly one of \"deals\" or \"target\"; this one names 'deals', 'target'."),
+    ({"deals": 5, "target": 50}, "A plan names exactly one of \"deals\" or \"target\"; "
+                                    "this one names 'deals', 'target'."),
     ({}, "A plan names exactly one of \"deals\" or \"target\"; this one names nothing."),
     ("ten", "A plan must be {\"deals\": N} or {\"target\": T}, or none; not 'ten'."),
 ])

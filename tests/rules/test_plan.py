@@ -38,7 +38,8 @@ def test_a_plan_of_deals_or_a_target() -> None:
 
 @pytest.mark.parametrize(("plan", "message"), [
     ({}, "A plan names exactly one of \"deals\" or \"target\"; this one names nothing."),
-    ({"deals": 3, "target": 5}, "A plan names exactly one of \"deals\" or \"target\"; this one names 'deals', 'target'."),
+    ({"deals": 3, "target": 5}, "A plan names exactly one of \"deals\" or \"target\"; "
+                                    "this one names 'deals', 'target'."),
     ({"rounds": 3}, "A plan names exactly one of \"deals\" or \"target\"; this one names 'rounds'."),
     ({"deals": 0}, "The plan's deals must be at least 1, not 0."),
     ({"target": -5}, "The plan's target must be at least 1, not -5."),

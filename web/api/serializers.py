@@ -13,8 +13,8 @@ from rest_framework import serializers
 from referee.models import GAME_CHOICES, Club, Deal, DealStatus, Entry, Member, Role, Session
 from referee.refusals import seat_names
 from referee.rules.plan import MAX_PLAN
-from scoring.plans import plan_status
 from referee.rules.seat_names import with_names
+from scoring.plans import plan_status
 from web.api import fields as f
 from web.api.errors import CODES
 
