@@ -58,7 +58,7 @@ def plan_status(session: Session, names: list[str], *, running: int | None = Non
         return None
     if done is None:
         done = finished_progress(session, len(names))
-    found = standing(plan, done, running=running)
+    found = standing(plan, done, running=running, played_on_after=session.played_on_after)
     return describe(found, session, names)
 
 
@@ -66,8 +66,6 @@ def describe(found: Standing, session: Session, names: list[str]) -> dict[str, A
     """A standing as the API and the pages give it (see ``PlanStatusSerializer``)."""
     unit = GAMES[session.game].unit
     texts = [render(phrase, names, unit, ngettext=ngettext, and_list=and_list) for phrase in found.phrases]
-    chosen = (found.reached_after is not None and session.played_on_after is not None
-              and session.played_on_after >= found.reached_after)
     return {
         "plan": found.plan.as_json(),
         "deals_played": found.deals_played,
@@ -78,9 +76,9 @@ def describe(found: Standing, session: Session, names: list[str]) -> dict[str, A
         "deals_past": found.deals_past,
         "leaders": [{"seat": seat, "name": names[seat]} for seat in found.leaders if 0 <= seat < len(names)],
         "needs": found.needs,
-        "played_on": chosen or found.exceeded,
+        "played_on": found.played_on,
         # Once reached (and nobody has chosen to play on), closing and settling is the main action.
-        "close_first": found.reached and not found.exceeded and not chosen,
+        "close_first": found.close_first,
         "headline": render(found.headline, names, unit, ngettext=ngettext, and_list=and_list),
         "text": " · ".join(texts),
     }
@@ -121,6 +119,7 @@ def deal_plan(session: Session, names: list[str], number: int, points: list[int]
     before = finished_progress(session, len(names), before=number)
     unit = GAMES[session.game].unit
     done = advance(before, points, plan, unit) if points is not None else before
-    found = standing(plan, done, running=None if points is not None else number)
+    found = standing(plan, done, running=None if points is not None else number,
+                     played_on_after=session.played_on_after)
     tablet = {"plan": plan.as_json(), "before": before.view(), "played_on_after": session.played_on_after}
     return describe(found, session, names), tablet

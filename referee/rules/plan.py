@@ -170,7 +170,9 @@ class Standing:
     ``deal`` is the running deal's number (None between deals). ``reached_after`` is the
     number of finished deals after which the plan was reached; ``deals_past`` counts the deals
     started after that (the running one included), so ``exceeded`` means someone played on.
-    ``leaders`` (target plans) are the seats nearest the target, ``needs`` what they lack."""
+    ``leaders`` (target plans) are the seats nearest the target, ``needs`` what they lack.
+    ``played_on``: the scorer chose to play on past the reached plan (or a deal past it began);
+    until then ``close_first``: closing and settling is the screens' main action."""
 
     plan: Plan
     deals_played: int
@@ -181,6 +183,11 @@ class Standing:
     needs: int | None
     headline: Phrase
     phrases: tuple[Phrase, ...]
+    played_on: bool = False
+
+    @property
+    def close_first(self) -> bool:
+        return self.reached and not self.played_on
 
     @property
     def reached(self) -> bool:
@@ -195,13 +202,17 @@ class Standing:
             "plan": self.plan.as_json(), "deals_played": self.deals_played, "deal": self.deal,
             "reached": self.reached, "reached_after": self.reached_after, "exceeded": self.exceeded,
             "deals_past": self.deals_past, "leaders": list(self.leaders), "needs": self.needs,
+            "played_on": self.played_on, "close_first": self.close_first,
             "headline": self.headline.view(), "phrases": [phrase.view() for phrase in self.phrases],
         }
 
 
-def standing(plan: Plan, done: Progress, *, running: int | None = None) -> Standing:
+def standing(plan: Plan, done: Progress, *, running: int | None = None,
+             played_on_after: int | None = None) -> Standing:
     """Where the session stands: ``done`` its finished deals folded (under this plan),
-    ``running`` the number of the deal being played, if any."""
+    ``running`` the number of the deal being played, if any; ``played_on_after`` the finished
+    deals when the scorer chose to play on (a choice made before the plan was reached, under
+    an earlier plan, does not count)."""
     if plan.kind == "deals":
         reached_after: int | None = plan.count if done.deals >= plan.count else None
     else:
@@ -232,9 +243,10 @@ def standing(plan: Plan, done: Progress, *, running: int | None = None) -> Stand
             phrases.append(Phrase("target_reached", plan.count, seats=leaders, goal=plan.count))
     if past:
         phrases.append(Phrase("exceeded", past, {"n": past}))
+    chosen = reached_after is not None and played_on_after is not None and played_on_after >= reached_after
     return Standing(
         plan=plan, deals_played=done.deals, deal=running, reached_after=reached_after, deals_past=past,
-        leaders=leaders, needs=needs, headline=headline, phrases=tuple(phrases),
+        leaders=leaders, needs=needs, headline=headline, phrases=tuple(phrases), played_on=chosen or past > 0,
     )
 
 

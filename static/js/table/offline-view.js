@@ -21,6 +21,7 @@
 import { S, fmt } from "./shared.js";
 import { setupForms } from "./pad.js";
 import { h, nameOf, signClass, signed, t } from "./offline-draw.js";
+import { drawPlan } from "./plan.js";
 
 /** The game's drawer, or null when the game has none (or it cannot be loaded). */
 export async function loadDrawer(game) {
@@ -150,6 +151,8 @@ export function drawState(state, drawer, sentences, live = S.liveBox.querySelect
     form.querySelectorAll(".slot.is-active").forEach((s) => s.classList.remove("is-active"));
   });
   setupForms(live);
+  // The plan's standing is the engine's answer: drawn when it comes (a moment later).
+  drawPlan(live, state).catch(() => undefined);
 }
 
 /** A deal started on this device: the empty form of a fresh deal (rendered by the server in
