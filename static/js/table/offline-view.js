@@ -110,7 +110,7 @@ function drawFinished(live, state, totals) {
   });
   const next = state.nextDealer;
   panel.querySelectorAll('input[name="dealer"]').forEach((radio) => { radio.checked = Number(radio.value) === next; });
-  const start = panel.querySelector('button[type="submit"]');
+  const start = panel.querySelector('[data-next-deal] button[type="submit"]');
   if (start) start.textContent = fmt(t().start_deal, { n: state.number + 1 });
   live.querySelector("section[aria-labelledby=totals-h]").before(panel);
 }
@@ -161,10 +161,13 @@ export function drawFreshDeal(state, drawer) {
   const live = S.liveBox.querySelector("[data-live]");
   const template = document.getElementById("fresh-deal");
   if (!template) return false;
+  const plan = live.querySelector("[data-plan-status]");
   const keep = new Set([live.querySelector(".toolbar"), live.querySelector('[data-error-for="undo"]'),
-    live.querySelector("section[aria-labelledby=totals-h]"), live.querySelector("#deal-snapshot")]);
+    live.querySelector("section[aria-labelledby=totals-h]"), live.querySelector("#deal-snapshot"), plan]);
   Array.from(live.children).forEach((child) => { if (!keep.has(child)) child.remove(); });
   live.querySelector("section[aria-labelledby=totals-h]").before(template.content.cloneNode(true));
+  // The plan's standing stays where the server draws it: after the game's part, before the totals.
+  if (plan) live.querySelector("section[aria-labelledby=totals-h]").before(plan);
   live.querySelectorAll("form[data-entry]").forEach((form) => form.reset());
   drawState(state, drawer, []);
   drawHeading(state);
