@@ -59,6 +59,15 @@ def test_at_the_plan_close_comes_first_and_play_on_shows_it_exceeded(
     keep_shots("plan-reached")
     check_a11y(page)
 
+    page.goto(f"/sessions/{session.pk}/")
+    expect(page.locator("[data-plan-text]")).to_have_text("All 2 planned deals are played")
+    expect(page.get_by_role("link", name="Close the session and settle up")).to_be_visible()
+    expect(page.get_by_role("link", name="Start deal 3")).to_have_count(0)
+    shoot(page, "plan-session-reached")
+    keep_shots("plan-session-reached")
+    check_a11y(page)
+    page.goto(f"/deals/{deal.pk}/")
+
     page.get_by_role("button", name="Play on past the plan").click()
     page.get_by_role("button", name="Start deal 3").wait_for()
     assert PlanChange.objects.get(session=session).kind == "play_on"

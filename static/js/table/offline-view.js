@@ -166,8 +166,6 @@ export function drawFreshDeal(state, drawer) {
     live.querySelector("section[aria-labelledby=totals-h]"), live.querySelector("#deal-snapshot"), plan]);
   Array.from(live.children).forEach((child) => { if (!keep.has(child)) child.remove(); });
   live.querySelector("section[aria-labelledby=totals-h]").before(template.content.cloneNode(true));
-  // The plan's standing stays where the server draws it: after the game's part, before the totals.
-  if (plan) live.querySelector("section[aria-labelledby=totals-h]").before(plan);
   live.querySelectorAll("form[data-entry]").forEach((form) => form.reset());
   drawState(state, drawer, []);
   drawHeading(state);
