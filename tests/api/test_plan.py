@@ -90,6 +90,13 @@ def test_the_scorer_changes_the_plan_and_the_audit_keeps_who(
     assert PlanChange.objects.filter(session=session).count() == 2
 
 
+def test_a_patch_without_a_plan_leaves_it(club_setup: dict[str, Any], client_for: Any, start_session: Any) -> None:
+    session = start_session("velnias", FOUR, plan={"deals": 10})
+    response = client_for(club_setup["users"]["scorer"]).patch(f"/api/sessions/{session.pk}/", {}, format="json")
+    assert (response.status_code, response.json()["plan"]) == (200, {"deals": 10})
+    assert not PlanChange.objects.exists()
+
+
 def test_a_bad_change_is_refused_and_the_plan_stays(
     club_setup: dict[str, Any], client_for: Any, start_session: Any,
 ) -> None:

@@ -117,7 +117,8 @@ class SessionCreateSerializer(serializers.Serializer[Any]):
 
 
 class SessionUpdateSerializer(serializers.Serializer[Any]):
-    plan = PlanField(allow_null=True)
+    #: PATCH: a field left out stays as it is.
+    plan = PlanField(allow_null=True, required=False)
 
 
 class PlanLeaderSerializer(serializers.Serializer[Any]):

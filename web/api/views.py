@@ -186,7 +186,10 @@ class SessionDetailView(APIView):
         session = _session_for(request.user, pk)
         data = s.SessionUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        plans.plan_set(session=session, plan=data.validated_data["plan"], user=request.user)
+        if "plan" in data.validated_data:
+            plans.plan_set(session=session, plan=data.validated_data["plan"], user=request.user)
+        else:  # nothing to change, still a scorer's request
+            require_role(request.user, session.club, Role.SCORER)
         return Response(s.SessionDetailSerializer(_session_for(request.user, pk)).data)
 
 
