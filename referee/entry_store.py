@@ -74,7 +74,7 @@ _DEAL_READ = """
 SELECT d.id, d.session_id, d.number, d.dealer, d.options, d.state, d.seq, d.status,
        d.created_at, d.finished_at, d.client_id, d.revision,
        s.id, s.club_id, s.game, s.options, s.stake, s.currency, s.coin, s.status,
-       s.created_by_id, s.created_at, s.closed_at,
+       s.created_by_id, s.created_at, s.closed_at, s.plan, s.played_on_after,
        (SELECT m.role FROM "referee_member" m
          WHERE m.club_id = s.club_id AND m.user_id = %(user)s AND m.active) AS role,
        (SELECT json_agg(p.name ORDER BY st.number) FROM "referee_seat" st

@@ -17,6 +17,8 @@ CODES: dict[str, str] = {
     "illegal_entry": "400: the referee refuses the entry; nothing was stored.",
     "closed": "400: the session is closed; reopen it first.",
     "running_deal": "400: a deal of the session is still running; finish it first.",
+    "invalid_plan": "400: the plan is not {\"deals\": N} or {\"target\": T} (whole numbers from 1) or null.",
+    "plan_not_reached": "400: the session's plan is not reached (or it has none): there is nothing to play on past.",
     "not_authenticated": "401: no token or session, or a wrong one.",
     "forbidden": "403: the user's role in the club does not allow this.",
     "not_found": "404: no such object, or not one of the user's clubs.",

@@ -109,6 +109,12 @@ class Session(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    #: How long the players agreed to play (``referee.rules.plan``): ``{"deals": N}``,
+    #: ``{"target": T}``, or null for open-ended. Never a reason to refuse a deal.
+    plan = models.JSONField(null=True, blank=True, default=None)
+    #: The finished deals when the scorer chose to play on past the reached plan (null: not
+    #: chosen since the plan was last set); the screens offer closing first until then.
+    played_on_after = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -267,6 +273,27 @@ class SeatChange(models.Model):
     seat = models.PositiveSmallIntegerField()
     was = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
     now = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+
+class PlanChange(models.Model):
+    """A session's plan set or changed, or the choice to play on past it: who, when, from what
+    to what (the audit page lists them). Never deleted."""
+
+    class Kind(models.TextChoices):
+        SET = "set", _("Plan changed")
+        PLAY_ON = "play_on", _("Played on past the plan")
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="plan_changes")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    was = models.JSONField(null=True, blank=True)
+    now = models.JSONField(null=True, blank=True)
+    #: Finished deals at the time of the change.
+    deals = models.PositiveIntegerField(default=0)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -377,7 +377,8 @@ SESSION_POLL_SQL = (
     " (SELECT COUNT(*) FROM referee_entry e INNER JOIN referee_deal d ON d.id = e.deal_id"
     " WHERE d.session_id = s.id),"
     " (SELECT u.state FROM scoring_sessionsummary u WHERE u.session_id = s.id),"
-    " (SELECT u.progress FROM scoring_sessionsummary u WHERE u.session_id = s.id)"
+    " (SELECT u.progress FROM scoring_sessionsummary u WHERE u.session_id = s.id),"
+    " s.plan, s.played_on_after"
     " FROM referee_session s WHERE s.id = %s"
 )
 
@@ -394,9 +395,11 @@ def _session_poll_row(user_id: int | None, session_id: int) -> tuple[Any, ...] |
 def _session_fingerprint(row: tuple[Any, ...]) -> str:
     # Entries are never deleted: their count with the seqs' sum changes with every entry, undo
     # (the sum drops) or correction (a row more); a new deal, a close and summary progress too.
-    status, _role, deals, seqs, last, finished, entries, summary_state, progress = row
+    status, _role, deals, seqs, last, finished, entries, summary_state, progress, plan, played_on = row
     summary = f"{summary_state}{progress}" if summary_state else "none"
-    return "-".join(str(part) for part in (deals, seqs or 0, last, finished, status, entries, summary))
+    # The plan as the database spells it (jsonb text or a decoded object: stable either way).
+    planned = f"{plan}{played_on}".replace(" ", "") if plan is not None else "none"
+    return "-".join(str(part) for part in (deals, seqs or 0, last, finished, status, entries, summary, planned))
 
 
 def session_version(session_id: int) -> str:

@@ -38,6 +38,7 @@ from .models import (
     SessionStatus,
 )
 from .permissions import check_role, require_role
+from .plans import checked_plan
 from .refusals import refusal_from as refusal_from
 from .refusals import require_open as _require_open
 from .refusals import seat_names as seat_names
@@ -88,8 +89,9 @@ def session_start(
     options: Mapping[str, Any] | None = None,
     stake: Decimal = Decimal("0"),
     coin: Decimal | None = None,
+    plan: object = None,
 ) -> Session:
-    """Seat the players (in seat order) and fix the house rules for the session."""
+    """Seat the players (in seat order) and fix the house rules and the plan for the session."""
     require_role(user, club, Role.SCORER)
     if game not in GAMES:
         raise Refusal(
@@ -105,6 +107,7 @@ def session_start(
         raise Refusal(_("The stake cannot be negative."))
     if coin is not None and coin <= 0:
         raise Refusal(_("The smallest coin must be more than zero."))
+    stored_plan = checked_plan(plan)
     # Validate player count and house rules now, so a bad session is never created.
     try:
         probe = rules.new_deal(players=len(players), dealer=max(len(players) - 1, 0), options=dict(options or {}))
@@ -116,7 +119,7 @@ def session_start(
     with transaction.atomic():
         session = Session.objects.create(
             club=club, game=game, options=stored_options, stake=stake, coin=coin,
-            currency=club.currency, created_by=user,
+            currency=club.currency, created_by=user, plan=stored_plan,
         )
         Seat.objects.bulk_create(
             Seat(session=session, number=number, member=member) for number, member in enumerate(players)

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.rules import GAMES, Game, IllegalEntry, Notation
+from referee.rules.plan import Progress, advance, read_plan, standing
 from referee.rules.seat_names import with_names
 
 #: language -> {"messages": {English template: translation}, "words": {game: {key: word}}}
@@ -54,6 +55,8 @@ entry.
     game = GAMES.get(str(request.get("game") or (request.get("snapshot") or {}).get("game")))
     if game is None:
         return {"failure": f"unknown game {request.get('game')!r}"}
+    if op == "plan":
+        return _plan(game, request)
     context = request.get("context") or {}
     at = None
     try:
@@ -89,6 +92,27 @@ entry.
     except (KeyError, TypeError, ValueError) as error:
         return {"failure": f"{type(error).__name__}: {error}"}
     return {"failure": f"unknown op {op!r}"}
+
+
+def _plan(game: Game[Any], request: Mapping[str, Any]) -> dict[str, Any]:
+    """The session's standing against its plan as the server's deal screen says it
+    (``scoring.plans.deal_plan``): ``plan``, ``before`` (the finished deals before this one,
+    folded), ``points`` (this deal's outcome once finished, else it is ``running``) and
+    ``played_on_after``. Answers the standing and ``after``, what the next deal starts from."""
+    try:
+        plan = read_plan(request.get("plan"))
+        before = Progress.from_view(request.get("before") or {})
+        points = request.get("points")
+        done = advance(before, [int(p) for p in points], plan, game.unit) if points is not None else before
+        if plan is None:
+            return {"standing": None, "after": done.view()}
+        running = request.get("running")
+        played = request.get("played_on_after")
+        found = standing(plan, done, running=None if running is None else int(running),
+                         played_on_after=None if played is None else int(played))
+    except (IllegalEntry, KeyError, TypeError, ValueError) as error:
+        return {"failure": f"{type(error).__name__}: {error}"}
+    return {"standing": found.view(), "after": done.view()}
 
 
 def _applied(game: Game[Any], state: Any, names: Any = None) -> dict[str, Any]:

@@ -110,6 +110,9 @@ PAGES: list[Page] = [
     record(lambda w: f"/evenings/{w['evening']}/start/", lambda w: {"round": w["round"]}, 302),
     record(lambda w: f"/evenings/{w['evening']}/close/", lambda w: {}, 302),
     record(lambda w: f"/sessions/{w['idle']}/seats/", lambda w: {"seat": "0", "member": w["marius"]}, 302),
+    record(lambda w: f"/sessions/{w['idle']}/plan/", lambda w: {"plan_kind": "deals", "plan_count": "5"}, 302),
+    # The idle session has no plan to play on past: its scorer is told so (400), nobody else gets that far.
+    record(lambda w: f"/sessions/{w['idle']}/play-on/", lambda w: {}, 400),
     # Debts: the club reads them; a payment is marked by its payer, its payee or an admin.
     read(lambda w: "/clubs/vilnius/debts/"),
     Page("POST", lambda w: "/clubs/vilnius/debts/pay/", lambda w: {
@@ -222,7 +225,7 @@ def test_every_page_of_the_urlconf_is_in_the_matrix() -> None:
                 names.add(pattern.name)
     covered = {"home", "club", "session-new", "leaderboard", "member", "session", "session-live", "session-audit",
                "session-summary-chart", "deal-new", "deal", "deal-live", "session-close", "session-reopen",
-               "entry-correct", "deal-preview", "session-seat",
+               "entry-correct", "deal-preview", "session-seat", "session-plan", "session-play-on",
                "evening-new", "evening", "evening-wall", "evening-table", "evening-arrive", "evening-leave",
                "evening-draw", "evening-swap", "evening-start", "evening-close",
                "debts", "payment-mark", "payment-reverse", "seasons", "season", "season-close", "season-division",

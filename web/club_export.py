@@ -116,7 +116,8 @@ def export_club(club: Club, *, passwords: bool = True) -> dict[str, Any]:
         "sessions": [
             {"id": s.pk, "game": s.game, "options": s.options, "stake": _decimal(s.stake), "currency": s.currency,
              "coin": _decimal(s.coin), "status": s.status, "created_by": s.created_by_id,
-             "created_at": _when(s.created_at), "closed_at": _when(s.closed_at)}
+             "created_at": _when(s.created_at), "closed_at": _when(s.closed_at),
+             "plan": s.plan, "played_on_after": s.played_on_after}
             for s in sessions
         ],
         "seats": [{"id": s.pk, "session": s.session_id, "number": s.number, "member": s.member_id} for s in seats],
@@ -264,7 +265,9 @@ def import_club(data: Any) -> Club:
             Session(id=s["id"], club=club, game=s["game"], options=s["options"], stake=Decimal(s["stake"]),
                     currency=s["currency"], coin=None if s["coin"] is None else Decimal(s["coin"]),
                     status=s["status"], created_by_id=users.get(s["created_by"]),
-                    created_at=_parse_when(s["created_at"]), closed_at=_parse_when(s["closed_at"]))
+                    created_at=_parse_when(s["created_at"]), closed_at=_parse_when(s["closed_at"]),
+                    # An export from before plans has none: open-ended, as those sessions were.
+                    plan=s.get("plan"), played_on_after=s.get("played_on_after"))
             for s in parts["sessions"]
         )
         Seat.objects.bulk_create(

@@ -116,6 +116,9 @@ class Unit:
     #: English, marked for translation; the service shows it in the reader's language.
     label: str
     sign: Literal[1, -1] = 1
+    #: A number of it, as (singular, plural) English with ``%(n)s``, marked for translation:
+    #: a session's target says "50 points", "3 losses".
+    counted: tuple[str, str] = ("%(n)s point", "%(n)s points")
 
     def of(self, points: int) -> int:
         """A deal's points in this unit."""

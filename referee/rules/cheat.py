@@ -399,7 +399,8 @@ class Cheat(Game[CheatState]):
     max_players = 8
     option_defaults: ClassVar[Mapping[str, object]] = {"jokers": 0}
     house_rules = (HouseRule("jokers", "choice", (0, 2, 4)),)
-    unit = Unit("losses", gettext_noop("losses"), sign=-1)
+    unit = Unit("losses", gettext_noop("losses"), sign=-1,
+                counted=(gettext_noop("%(n)s loss"), gettext_noop("%(n)s losses")))
     money_rule = MoneyRule.PAIR_DIFFERENCE
     dealer_follows_outcome = True
 

@@ -361,7 +361,8 @@ class Elgeta(Game[ElgetaState]):
         HouseRule("all_aces", "bool"),
         HouseRule("strict_order", "bool"),
     )
-    unit = Unit("deals_won", gettext_noop("deals won"))
+    unit = Unit("deals_won", gettext_noop("deals won"),
+                counted=(gettext_noop("%(n)s deal won"), gettext_noop("%(n)s deals won")))
     money_rule = MoneyRule.PAIR_DIFFERENCE
 
     # -- setup ---------------------------------------------------------------------------------

@@ -464,7 +464,7 @@ class Michigan(Game[MichiganState]):
         HouseRule("prizes", "prizes"), HouseRule("ante", "chips"), HouseRule("dealer_ante", "chips"),
         HouseRule("misplay_penalty", "chips"), HouseRule("live", "bool"),
     )
-    unit = Unit("chips", gettext_noop("chips"))
+    unit = Unit("chips", gettext_noop("chips"), counted=(gettext_noop("%(n)s chip"), gettext_noop("%(n)s chips")))
     money_rule = MoneyRule.AS_PLAYED
 
     def new_deal(self, *, players: int, dealer: int, options: Mapping[str, Any] | None = None) -> MichiganState:

@@ -332,7 +332,7 @@ class Rukas(Game[RukasState]):
         HouseRule("void_trick", "choice", tuple(c.value for c in VoidTrick)),
     )
     #: One point per trick taken.
-    unit = Unit("points", gettext_noop("tricks"))
+    unit = Unit("points", gettext_noop("tricks"), counted=(gettext_noop("%(n)s trick"), gettext_noop("%(n)s tricks")))
     money_rule = MoneyRule.PAIR_DIFFERENCE
 
     def new_deal(self, *, players: int, dealer: int, options: Mapping[str, Any] | None = None) -> RukasState:

@@ -371,7 +371,7 @@ class Velnias(Game[VelniasState]):
     min_players = 3
     max_players = 8
     option_defaults: ClassVar[Mapping[str, object]] = {}
-    unit = Unit("points", gettext_noop("points"))
+    unit = Unit("points", gettext_noop("points"), counted=(gettext_noop("%(n)s point"), gettext_noop("%(n)s points")))
     money_rule = MoneyRule.AS_PLAYED
 
     def new_deal(self, *, players: int, dealer: int, options: Mapping[str, Any] | None = None) -> VelniasState:

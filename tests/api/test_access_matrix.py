@@ -84,6 +84,9 @@ MATRIX: list[Op] = [
     _write("POST", "/api/sessions/{id}/reopen/", lambda w: f"/api/sessions/{w['velnias']}/reopen/", None, 200),
     _write("POST", "/api/sessions/{id}/seats/", lambda w: f"/api/sessions/{w['idle']}/seats/",
            lambda w: {"seat": 0, "member": w["marius"]}, 200),
+    _write("PATCH", "/api/sessions/{id}/", lambda w: f"/api/sessions/{w['idle']}/", {"plan": {"deals": 5}}, 200),
+    # The idle session has no plan to play on past: its scorer is told so, nobody else gets that far.
+    _write("POST", "/api/sessions/{id}/play-on/", lambda w: f"/api/sessions/{w['idle']}/play-on/", None, 400),
     _reads("/api/sessions/{id}/audit/", lambda w: f"/api/sessions/{w['rukas']}/audit/"),
     _reads("/api/sessions/{id}/standings/", lambda w: f"/api/sessions/{w['velnias']}/standings/"),
     _reads("/api/sessions/{id}/ledger/", lambda w: f"/api/sessions/{w['velnias']}/ledger/"),

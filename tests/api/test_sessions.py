@@ -43,6 +43,7 @@ def test_scorer_starts_a_session_with_seats_in_order(club_setup: dict[str, Any],
         "seats": [{"seat": i, "member": pk, "name": name}
                   for i, (pk, name) in enumerate(zip(players, ["Petras", "Ona", "Jonas", "Rūta"]))],
         "options": {"notation": "lt"}, "stake": "0.50", "currency": "EUR", "coin": None, "notation": "lt",
+        "plan": None, "plan_status": None,
         "status": "open", "created_at": body["created_at"], "closed_at": None, "deals": [],
     }
     assert session.created_by == club_setup["users"]["scorer"]

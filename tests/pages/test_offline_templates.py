@@ -25,7 +25,7 @@ PLAYERS = {
 RENDERED_EACH_TIME = (
     '<template id="fresh-deal">{% with finished=False reveal=None headline=None entered=None errors=None %}'
     '{% include game_template %}{% endwith %}</template>\n'
-    '<template id="fresh-finished">{% with finished=True later_deal=False %}'
+    '<template id="fresh-finished">{% with finished=True later_deal=False plan_block=True %}'
     '{% include "referee/_finished.html" %}{% endwith %}</template>'
 )
 

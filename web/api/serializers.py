@@ -10,8 +10,11 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from referee.models import GAME_CHOICES, Club, Deal, Entry, Member, Role, Session
+from referee.models import GAME_CHOICES, Club, Deal, DealStatus, Entry, Member, Role, Session
+from referee.refusals import seat_names
+from referee.rules.plan import MAX_PLAN
 from referee.rules.seat_names import with_names
+from scoring.plans import plan_status
 from web.api import fields as f
 from web.api.errors import CODES
 
@@ -80,6 +83,26 @@ class MemberUpdateSerializer(serializers.Serializer[Any]):
     active = f.BooleanField(required=False)
 
 
+#: The plan's shape as the schema states it (``referee.rules.plan`` checks it; RULES.md, common
+#: conventions: how long a session runs).
+PLAN_SCHEMA: dict[str, Any] = {
+    "type": "object", "nullable": True, "minProperties": 1, "maxProperties": 1, "additionalProperties": False,
+    "properties": {
+        "deals": {"type": "integer", "minimum": 1, "maximum": MAX_PLAN, "description": "Play this many deals."},
+        "target": {"type": "integer", "minimum": 1, "maximum": MAX_PLAN,
+                   "description": "End after the first deal at whose end someone has this many in the game's "
+                                  "unit (Cheat: losses)."},
+    },
+    "description": "How long the players agreed to play: {\"deals\": N}, {\"target\": T}, or null (open-ended). "
+                   "The referee never refuses a deal past it.",
+}
+
+
+@extend_schema_field(PLAN_SCHEMA)
+class PlanField(serializers.JSONField):
+    """The plan as given: the service checks it and refuses a bad one with its reason (``invalid_plan``)."""
+
+
 class SessionCreateSerializer(serializers.Serializer[Any]):
     club = f.SlugField(help_text="The club's slug.")
     game = f.ChoiceField(choices=GAME_CHOICES)
@@ -90,6 +113,36 @@ class SessionCreateSerializer(serializers.Serializer[Any]):
                          help_text="Money per point, or per chip in Mičiganas.")
     coin = f.CoinField(max_digits=6, decimal_places=2, min_value=Decimal("0.01"), required=False,
                        allow_null=True, help_text="Smallest coin for rounding the settlement.")
+    plan = PlanField(allow_null=True, default=None)
+
+
+class SessionUpdateSerializer(serializers.Serializer[Any]):
+    #: PATCH: a field left out stays as it is.
+    plan = PlanField(allow_null=True, required=False)
+
+
+class PlanLeaderSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class PlanStatusSerializer(serializers.Serializer[Any]):
+    """Where the session stands against its plan (null without one)."""
+
+    plan = PlanField(help_text="The plan.")
+    deals_played = serializers.IntegerField(help_text="Finished deals.")
+    deal = serializers.IntegerField(allow_null=True, help_text="The running deal's number, or null between deals.")
+    reached = serializers.BooleanField(help_text="The plan is reached (the session may close).")
+    reached_after = serializers.IntegerField(allow_null=True, help_text="After how many deals it was reached.")
+    exceeded = serializers.BooleanField(help_text="A deal was started after it was reached.")
+    deals_past = serializers.IntegerField(help_text="Deals started after it was reached.")
+    leaders = PlanLeaderSerializer(many=True, help_text="Target plans: the players nearest the target.")
+    needs = serializers.IntegerField(allow_null=True, help_text="Target plans: what the leaders still need.")
+    played_on = serializers.BooleanField(help_text="The scorer chose to play on past it (or a deal past it started).")
+    close_first = serializers.BooleanField(
+        help_text="Reached and nobody chose to play on: closing and settling is the screens' main action.")
+    headline = serializers.CharField(help_text="The plan in words, e.g. \"Plan: 10 deals\", \"Target: 50 points\".")
+    text = serializers.CharField(help_text="Where the session stands, e.g. \"Deal 7 of 10\", \"Ona needs 4 more\".")
 
 
 class SessionFilterSerializer(serializers.Serializer[Any]):
@@ -120,10 +173,12 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
     seats = SeatSerializer(many=True, read_only=True)
     players = serializers.SerializerMethodField()
 
+    plan = PlanField(read_only=True)
+
     class Meta:
         model = Session
         fields = ["id", "club", "game", "players", "seats", "options", "stake", "currency", "coin", "notation",
-                  "status", "created_at", "closed_at"]
+                  "plan", "status", "created_at", "closed_at"]
 
     def get_players(self, session: Session) -> list[int]:
         return [seat.member_id for seat in session.seats.all()]
@@ -131,9 +186,17 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
 
 class SessionDetailSerializer(SessionSerializer):
     deals = DealBriefSerializer(many=True, read_only=True)
+    plan_status = serializers.SerializerMethodField()
 
     class Meta(SessionSerializer.Meta):
-        fields = [*SessionSerializer.Meta.fields, "deals"]
+        fields = [*SessionSerializer.Meta.fields, "plan_status", "deals"]
+
+    @extend_schema_field(PlanStatusSerializer(allow_null=True))
+    def get_plan_status(self, session: Session) -> dict[str, Any] | None:
+        if session.plan is None:
+            return None
+        running = session.deals.filter(status=DealStatus.RUNNING).values_list("number", flat=True).first()
+        return plan_status(session, seat_names(session), running=running)
 
 
 #: A tablet's deal id: visible ASCII only (no spaces or control characters, NUL included).

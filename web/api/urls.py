@@ -25,6 +25,7 @@ urlpatterns = [
     path("sessions/", views.SessionListView.as_view(), name="api-sessions"),
     path("sessions/<int:pk>/", views.SessionDetailView.as_view(), name="api-session"),
     path("sessions/<int:pk>/deals/", views.SessionDealsView.as_view(), name="api-session-deals"),
+    path("sessions/<int:pk>/play-on/", views.SessionPlayOnView.as_view(), name="api-session-play-on"),
     path("sessions/<int:pk>/close/", views.SessionCloseView.as_view(), name="api-session-close"),
     path("sessions/<int:pk>/reopen/", views.SessionReopenView.as_view(), name="api-session-reopen"),
     path("sessions/<int:pk>/seats/", views.SessionSeatView.as_view(), name="api-session-seats"),

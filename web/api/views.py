@@ -18,11 +18,12 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from referee import deal_starts, membership, selectors, services
+from referee import deal_starts, membership, plans, selectors, services
 from referee.errors import NotFound, Refusal
 from referee.models import Club, Deal, Member, Role, Session, SessionStatus
 from referee.permissions import club_role, require_role
 from referee.seat_corrections import seat_correct
+from scoring.plans import plan_play_on
 from web import presence
 from web.api import serializers as s
 
@@ -169,7 +170,7 @@ class SessionListView(APIView):
             )
         session = services.session_start(
             club=club, game=values["game"], players=[members[pk] for pk in values["players"]], user=request.user,
-            options=values["options"], stake=values["stake"], coin=values.get("coin"),
+            options=values["options"], stake=values["stake"], coin=values.get("coin"), plan=values["plan"],
         )
         return Response(s.SessionDetailSerializer(session).data, status=201)
 
@@ -177,6 +178,26 @@ class SessionListView(APIView):
 class SessionDetailView(APIView):
     @extend_schema(responses={200: s.SessionDetailSerializer, **ERRORS}, tags=["sessions"])
     def get(self, request: Request, pk: int) -> Response:
+        return Response(s.SessionDetailSerializer(_session_for(request.user, pk)).data)
+
+    @extend_schema(request=s.SessionUpdateSerializer, responses={200: s.SessionDetailSerializer, **ERRORS},
+                   tags=["sessions"], summary="Change the session's plan (its scorer; kept in the audit log)")
+    def patch(self, request: Request, pk: int) -> Response:
+        session = _session_for(request.user, pk)
+        data = s.SessionUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        if "plan" in data.validated_data:
+            plans.plan_set(session=session, plan=data.validated_data["plan"], user=request.user)
+        else:  # nothing to change, still a scorer's request
+            require_role(request.user, session.club, Role.SCORER)
+        return Response(s.SessionDetailSerializer(_session_for(request.user, pk)).data)
+
+
+class SessionPlayOnView(APIView):
+    @extend_schema(request=None, responses={200: s.SessionDetailSerializer, **ERRORS}, tags=["sessions"],
+                   summary="Play on past the reached plan (a deliberate step, kept in the audit log)")
+    def post(self, request: Request, pk: int) -> Response:
+        plan_play_on(session=_session_for(request.user, pk), user=request.user)
         return Response(s.SessionDetailSerializer(_session_for(request.user, pk)).data)
 
 

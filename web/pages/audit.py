@@ -11,11 +11,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from referee import selectors
 from referee.games import PAGES
-from referee.models import ChangeKind, DealChange, Entry, SeatChange, Session
+from referee.models import ChangeKind, DealChange, Entry, PlanChange, SeatChange, Session
 from referee.permissions import club_role
+from referee.rules import GAMES
+from referee.rules.plan import Progress, read_plan, standing
+from referee.rules.plan import render as plan_words
 from referee.rules.seat_names import with_names
 
 
@@ -69,12 +73,34 @@ def audit_context(session: Session) -> dict[str, Any]:
         "session": session, "club": session.club, "names": names, "game_name": PAGES[session.game].name,
         "deals": [deals[number] for number in sorted(deals)],
         "entry_count": len(entries), "change_count": len(changes),
+        "plan_changes": [
+            {"kind": c.kind, "what": _plan_change_text(c, session), "at": c.created_at,
+             "author": c.author.get_username() if c.author else "–"}
+            for c in PlanChange.objects.filter(session=session).select_related("author")
+        ],
         "seat_changes": [
             {"seat": c.seat + 1, "was": c.was.name, "now": c.now.name, "at": c.created_at,
              "author": c.author.get_username() if c.author else "–"}
             for c in SeatChange.objects.filter(session=session).select_related("was", "now", "author")
         ],
     }
+
+
+def _plan_words(plan: Any, session: Session) -> str:
+    """A stored plan as the screens name it ("Plan: 10 deals", "Target: 50 points"), or open-ended."""
+    found = read_plan(plan)
+    if found is None:
+        return _("open-ended")
+    headline = standing(found, Progress()).headline
+    return plan_words(headline, [], GAMES[session.game].unit, ngettext=ngettext)
+
+
+def _plan_change_text(change: PlanChange, session: Session) -> str:
+    if change.kind == PlanChange.Kind.PLAY_ON:
+        return ngettext("played on past the plan after %(n)s deal", "played on past the plan after %(n)s deals",
+                        change.deals) % {"n": change.deals}
+    return _("the plan changed from “%(was)s” to “%(now)s” after %(n)s finished deals") % {
+        "was": _plan_words(change.was, session), "now": _plan_words(change.now, session), "n": change.deals}
 
 
 def _said(pages: Any, entry: Entry, names: list[str], notation: str) -> str:

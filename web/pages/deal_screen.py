@@ -19,7 +19,7 @@ from referee.games import PAGES, GamePages
 from referee.models import Deal, DealStatus, SessionStatus
 from referee.rules import GAMES
 from referee.rules.cards import SUITS
-from scoring import page_selectors
+from scoring import page_selectors, plans
 from web.pages.access import can_record
 from web.pages.entry_form import new_key
 from web.pages.offline_text import offline_text
@@ -64,7 +64,12 @@ def deal_context(
         }
         for seat, name in enumerate(names)
     ]
+    plan_status, plan_tablet = plans.deal_plan(
+        session, names, deal.number, outcome["points"] if outcome and finished else None)
     context: dict[str, Any] = {
+        "plan_status": plan_status,
+        # What the tablet's engine needs to say the plan's standing offline (static/js/table/plan.js).
+        "plan_tablet": plan_tablet,
         "deal": deal, "session": session, "club": session.club, "game": session.game, "view": view,
         "game_template": pages.template,
         "names": names, "notation": notation, "players": players, "finished": finished,

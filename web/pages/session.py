@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -24,14 +25,17 @@ from referee.errors import NotFound, Refusal
 from referee.games import PAGES
 from referee.models import Member, Role, Session, SessionStatus
 from referee.permissions import club_role
+from referee.plans import plan_set
 from referee.rules import GAMES
+from referee.safe_input import read_int
 from referee.seat_corrections import seat_correct
-from scoring import page_selectors
+from scoring import page_selectors, plans
 from scoring import selectors as scoring
 from scoring.summaries.services import summary_status
 from scoring.summaries.summary import summary_html
 from web.pages.access import can_record, session_or_404
 from web.pages.conditional import etag, unchanged
+from web.pages.plan_form import plan_shown, read_plan_fields
 
 
 def _session_and_role(user: Any, pk: int) -> tuple[Session, str]:
@@ -60,11 +64,13 @@ def session_context(session: Session, role: str) -> dict[str, Any]:
     deals_count = selectors.deal_count(session)
     is_open = session.status == SessionStatus.OPEN
     check = ledger["zero_sum_check"]
+    plan_status = plans.plan_status(session, names, running=running.number if running else None)
     unit_key = ledger["unit"]
     context: dict[str, Any] = {
         "session": session, "club": session.club, "names": names, "game_name": PAGES[session.game].name,
         "standings": standing, "ledger": ledger, "settlement": settlement, "running": running,
         "deals_count": deals_count, "can_record": can_record(role) and is_open, "role": role,
+        "plan_status": plan_status, "plan_form": plan_shown(None, session.plan),
         "is_open": is_open, "can_reopen": can_record(role) and not is_open,
         "ledger_nets": [{"name": row["name"], "value": row[unit_key], "money": row["money"]} for row in ledger["nets"]],
         "zero_sum": check,
@@ -84,10 +90,12 @@ def session_context(session: Session, role: str) -> dict[str, Any]:
 
 
 def session_page_response(request: HttpRequest, session: Session, *, error: str | None = None,
-                          status: int = 200) -> HttpResponse:
+                          status: int = 200, plan_form: dict[str, str] | None = None) -> HttpResponse:
     role = club_role(request.user, session.club) or Role.MEMBER
     context = session_context(session, role)
     context["error"] = error
+    if plan_form is not None:  # the plan form shows what was typed, with the refusal beside it
+        context["plan_form"], context["plan_errors"] = plan_form, {"plan": error}
     context["night"] = night = evening_selectors.table_of(session.pk)
     context["night_next"] = evening_selectors.later_table(night) if night else None
     context["seat_members"] = selectors.active_members(session.club)
@@ -179,3 +187,34 @@ def session_seat(request: HttpRequest, pk: int) -> HttpResponse:
     except (Refusal, NotFound) as error:
         return session_page_response(request, session, error=error.message, status=error.status)
     return redirect(reverse("session", args=[session.pk]))
+
+
+@login_required
+@require_POST
+def session_plan(request: HttpRequest, pk: int) -> HttpResponse:
+    """The scorer sets or changes how long the session runs (the audit page keeps who did)."""
+    session = session_or_404(request.user, pk)
+    try:
+        plan = read_plan_fields(request.POST)
+        plan_set(session=session, plan=plan, user=request.user)
+    except ValidationError as error:
+        return session_page_response(request, session, error=error.messages[0], status=400,
+                                     plan_form=plan_shown(request.POST))
+    except (Refusal, NotFound) as error:
+        return session_page_response(request, session, error=error.message, status=error.status,
+                                     plan_form=plan_shown(request.POST))
+    return redirect(reverse("session", args=[session.pk]))
+
+
+@login_required
+@require_POST
+def session_play_on(request: HttpRequest, pk: int) -> HttpResponse:
+    """The deliberate step past a reached plan; back to the deal it was taken from (``deal``), whose
+    screen then offers the next deal, or to the session's page."""
+    session = session_or_404(request.user, pk)
+    try:
+        plans.plan_play_on(session=session, user=request.user)
+    except (Refusal, NotFound) as error:
+        return session_page_response(request, session, error=error.message, status=error.status)
+    deal = session.deals.filter(pk=read_int(request.POST.get("deal", "")) or 0).values_list("pk", flat=True).first()
+    return redirect(reverse("deal", args=[deal]) if deal else reverse("session", args=[session.pk]))

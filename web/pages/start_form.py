@@ -23,6 +23,7 @@ from referee.games import START_FORM_GAME
 from referee.models import GAME_CHOICES, Member
 from referee.rules import GAMES, HouseRule
 from referee.safe_input import read_int
+from web.pages.plan_form import plan_shown, read_plan_fields
 
 #: What a fresh form shows.
 DEFAULTS = {"game": START_FORM_GAME, "notation": "lt", "stake": "0", "coin": ""}
@@ -128,6 +129,8 @@ class SessionStartForm(forms.Form):
     notation = TypedText()
     stake = TypedText()
     coin = TypedText()
+    #: How long the session runs: read from ``plan_kind`` and ``plan_count`` (``plan_form``).
+    plan = TypedText()
 
     def __init__(self, data: Mapping[str, Any] | None = None, *, members: list[Member], game: str | None = None):
         super().__init__(data)
@@ -142,8 +145,8 @@ class SessionStartForm(forms.Form):
     def shown(self) -> dict[str, str]:
         """What the game, notation, stake and coin fields show: as typed (stripped), or the defaults."""
         if not self.is_bound:
-            return {key: str(self.initial[key]) for key in DEFAULTS}
-        return {key: (self.data.get(key) or "").strip() for key in DEFAULTS}
+            return {**{key: str(self.initial[key]) for key in DEFAULTS}, **plan_shown(None)}
+        return {**{key: (self.data.get(key) or "").strip() for key in DEFAULTS}, **plan_shown(self.data)}
 
     def clean_game(self) -> str:
         game: str = self.cleaned_data["game"]
@@ -174,6 +177,10 @@ class SessionStartForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        try:
+            cleaned["plan"] = read_plan_fields(self.data)
+        except ValidationError as error:
+            self.add_error("plan", error)
         # Kept apart: a refused count takes the field out of cleaned_data, yet the ticks stay shown.
         self.players = cleaned.get("players", [])
         game = cleaned.get("game")
@@ -217,7 +224,7 @@ class SessionStartForm(forms.Form):
         return {
             "game": cleaned["game"], "players": cleaned["players"],
             "options": {**self.options(), "notation": cleaned["notation"]},
-            "stake": cleaned["stake"] or Decimal("0"), "coin": cleaned["coin"],
+            "stake": cleaned["stake"] or Decimal("0"), "coin": cleaned["coin"], "plan": cleaned.get("plan"),
         }
 
 

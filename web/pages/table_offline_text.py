@@ -9,6 +9,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from referee.games import GamePages
+from referee.games.base import plural_forms
+from referee.rules.plan import PHRASES
 
 
 def table_offline_text(pages: GamePages) -> dict[str, object]:
@@ -29,5 +31,8 @@ def table_offline_text(pages: GamePages) -> dict[str, object]:
         "deal_over": _("Deal %(n)s is over"),
         "start_deal": _("Start deal %(n)s"),
         "and_list": _("%(rest)s and %(last)s"),
+        # The plan's sentences (referee/rules/plan.py), per plural category (static/js/table/plan.js).
+        "plan_phrases": {key: plural_forms(*forms) for key, forms in PHRASES.items()},
+        "plan_unit": plural_forms(*pages.rules.unit.counted),
         **pages.offline_text(),
     }

@@ -222,6 +222,11 @@ export function createEngine({
     view: (snapshot) => ask({ op: "view", game: snapshot.game, snapshot }),
     outcome: (snapshot) => ask({ op: "outcome", game: snapshot.game, snapshot }),
     fromDict: (snapshot) => ask({ op: "from_dict", game: snapshot.game, snapshot }),
+    /** The session's standing against its plan (referee/tablet_engine.py's "plan"): `plan`,
+        `before` (the finished deals before this one, folded), `points` (this deal's outcome, or
+        null while it runs as deal `running`), `played_on_after`. */
+    plan: ({ game, plan, before, points = null, running = null, played_on_after = null }) =>
+      ask({ op: "plan", game, plan, before, points, running, played_on_after }),
     setContext(next) {
       context = { ...context, ...next };
     },

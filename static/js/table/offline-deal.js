@@ -7,6 +7,7 @@ import { newClientDealId } from "../offline/queue.js";
 import { wireDrafts } from "./draft-forms.js";
 import { drawFreshDeal } from "./offline-view.js";
 import { O, failed, nextDealer, saveDevice, stateNow } from "./offline-state.js";
+import { planAfter } from "./plan.js";
 
 /** The next deal, started on the device: a queued deal start with a client id (`client`: the
     one the online path already sent, when its answer or the new page never came; the server
@@ -31,6 +32,8 @@ export function nextDeal(form, client = newClientDealId()) {
         deal: client, snapshot: answer.snapshot, view: { ...answer.view, outcome: null }, seq: 0,
         number: state.number + 1, base, entries: [], nextDealer: nextDealer(answer.view),
         origin: null, log: [], stored: null,
+        // The plan goes on from the deals before this one, the finished one included.
+        plan: await planAfter(state),
       };
       O.state = fresh;
       O.drawn = true;

@@ -12,6 +12,7 @@ import { S, current, dealUrl, seq } from "./shared.js";
 import { isClientDealId } from "../offline/queue.js";
 import { wireDrafts } from "./draft-forms.js";
 import { baseTotals, drawFreshDeal, drawHeading, drawState } from "./offline-view.js";
+import { readPlan } from "./plan.js";
 
 /** The offline path's one state, shared by its modules (offline.js sets it up at start). */
 export const O = {
@@ -91,6 +92,8 @@ export async function stateNow() {
     deal: Number(S.dealId), snapshot, view, seq: seq(), number: Number(S.screen.dataset.number),
     base: baseTotals(current(), view, O.drawer), entries: [], nextDealer: nextDealer(view),
     origin: null, log: [], stored: pageUndo(),
+    // The session's plan as the server's screen gave it: the tablet keeps it with the deal.
+    plan: readPlan(),
   };
   O.pageState = { version: S.version, state };
   return structuredClone(state);

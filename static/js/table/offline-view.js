@@ -21,6 +21,7 @@
 import { S, fmt } from "./shared.js";
 import { setupForms } from "./pad.js";
 import { h, nameOf, signClass, signed, t } from "./offline-draw.js";
+import { drawPlan } from "./plan.js";
 
 /** The game's drawer, or null when the game has none (or it cannot be loaded). */
 export async function loadDrawer(game) {
@@ -109,7 +110,7 @@ function drawFinished(live, state, totals) {
   });
   const next = state.nextDealer;
   panel.querySelectorAll('input[name="dealer"]').forEach((radio) => { radio.checked = Number(radio.value) === next; });
-  const start = panel.querySelector('button[type="submit"]');
+  const start = panel.querySelector('[data-next-deal] button[type="submit"]');
   if (start) start.textContent = fmt(t().start_deal, { n: state.number + 1 });
   live.querySelector("section[aria-labelledby=totals-h]").before(panel);
 }
@@ -150,6 +151,8 @@ export function drawState(state, drawer, sentences, live = S.liveBox.querySelect
     form.querySelectorAll(".slot.is-active").forEach((s) => s.classList.remove("is-active"));
   });
   setupForms(live);
+  // The plan's standing is the engine's answer: drawn when it comes (a moment later).
+  drawPlan(live, state).catch(() => undefined);
 }
 
 /** A deal started on this device: the empty form of a fresh deal (rendered by the server in
@@ -158,8 +161,9 @@ export function drawFreshDeal(state, drawer) {
   const live = S.liveBox.querySelector("[data-live]");
   const template = document.getElementById("fresh-deal");
   if (!template) return false;
+  const plan = live.querySelector("[data-plan-status]");
   const keep = new Set([live.querySelector(".toolbar"), live.querySelector('[data-error-for="undo"]'),
-    live.querySelector("section[aria-labelledby=totals-h]"), live.querySelector("#deal-snapshot")]);
+    live.querySelector("section[aria-labelledby=totals-h]"), live.querySelector("#deal-snapshot"), plan]);
   Array.from(live.children).forEach((child) => { if (!keep.has(child)) child.remove(); });
   live.querySelector("section[aria-labelledby=totals-h]").before(template.content.cloneNode(true));
   live.querySelectorAll("form[data-entry]").forEach((form) => form.reset());

@@ -29,7 +29,8 @@ import { onSwap, pollGuard } from "./live.js";
 import { previewGuard } from "./preview.js";
 import { useDraftStore, wireDrafts } from "./draft-forms.js";
 import { loadDrawer } from "./offline-view.js";
-import { O, active, dropDevice, note, redraw, shownDeal } from "./offline-state.js";
+import { O, active, dropDevice, note, redraw, show, shownDeal, stateNow } from "./offline-state.js";
+import { playedOn, usePlanEngine } from "./plan.js";
 import { devicePreview, learnStored, record, takeOver } from "./offline-record.js";
 import { undo } from "./offline-undo.js";
 import { nextDeal } from "./offline-deal.js";
@@ -73,6 +74,18 @@ export async function startOffline({ kept } = {}) {
   const holdsKept = !!kept && (await O.queue.list()).some((r) => r.key === kept.key);
   const language = String((S.T.offline_text && S.T.offline_text.language) || document.documentElement.lang || "en").slice(0, 2);
   O.engine = createEngine({ context: { names: S.T.names, language, notation: S.screen.dataset.notation } });
+  usePlanEngine(O.engine);
+  // Playing on past the reached plan, offline: the choice is the device's (the server sees the
+  // plan exceeded once the next deal reaches it); online the form tells the server.
+  document.addEventListener("submit", (event) => {
+    const form = event.target instanceof Element ? event.target.closest("form[data-play-on]") : null;
+    if (!form || !active() || !O.ready || !O.drawer) return;
+    event.preventDefault();
+    stateNow().then((state) => {
+      const chosen = playedOn(state);
+      show(chosen, chosen.view.last ? O.drawer.sentences(chosen.view, chosen.view.last) : []);
+    }).catch(() => undefined);
+  });
   useOfflinePath({ active, record: (form, payload) => { record(form, payload); }, takeOver, nextDeal, undo, learnStored });
   // The server's screen may replace the device's drawing once nothing of this deal waits here.
   pollGuard(() => !O.waitingHere && (!O.drawn || (O.state && O.state.known)));
