@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from referee.rules import GAMES
 
-from . import signals
+from . import chain, signals
 from .errors import Refusal
 from .models import Deal, DealStatus, Member, Role, Seat, SeatChange, Session, SessionStatus
 from .permissions import require_role
@@ -46,6 +46,7 @@ def seat_correct(*, session: Session, seat: int, member: Member, user: Any) -> S
             signals.deal_reopened.send(sender=Deal, deal=deal)
         change = SeatChange.objects.create(session=session, seat=seat, was_id=target.member_id, now=member,
                                            author=user if getattr(user, "pk", None) else None)
+        chain.append_seat_change(change, session.club_id)
         target.member = member
         target.save(update_fields=["member"])
         rules = GAMES[session.game]

@@ -10,7 +10,12 @@ What is written (the source of truth, and what cannot be recomputed cheaply):
 * every session with its seats, deals (options, snapshot, seq), every entry, active or
   not, with author, time and idempotency key, and every undo and correction;
 * the deals' results (points, places, money as recorded) and the Mičiganas chip ledger,
-  and the session summaries as built.
+  and the session summaries as built;
+* every seat change, and the club's audit chain (``referee.chain``): its head and every
+  record. The import verifies the file's chain before writing anything (an edited file is
+  refused, naming the first record that does not match) and the club's chain once written.
+  A file exported before the chain existed has none: its history is sealed into a new chain
+  on import (``referee.chain_seal``).
 
 What is rebuilt on import: the leaderboard aggregates and the ratings
 (``scoring.services.rebuild_club``), both pure functions of the results.
@@ -38,9 +43,12 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
+from referee.chain_seal import seal_club, verify_club
 from referee.errors import Refusal
-from referee.models import Club, Deal, DealChange, Entry, Member, Seat, Session
+from referee.models import ChainHead, ChainRecord, Club, Deal, DealChange, Entry, Member, Seat, SeatChange, Session
 from referee.rules import GAMES, IllegalEntry
+
+from .chain_file import RECORD_FIELDS, chain_part, seat_changes_part, verify_file
 
 FORMAT = "kortos-club-export"
 VERSION = 1
@@ -85,7 +93,9 @@ def export_club(club: Club, *, passwords: bool = True) -> dict[str, Any]:
     summaries = list(SessionSummary.objects.filter(session__club=club).order_by("pk"))
 
     user_ids = {m.user_id for m in members} | {s.created_by_id for s in sessions}
+    seat_changes = seat_changes_part(club)
     user_ids |= {e.author_id for e in entries} | {c.author_id for c in changes}
+    user_ids |= {c["author"] for c in seat_changes}
     user_ids.discard(None)
     users = list(get_user_model().objects.filter(pk__in=user_ids).order_by("pk"))
 
@@ -149,6 +159,8 @@ def export_club(club: Club, *, passwords: bool = True) -> dict[str, Any]:
              "finished_at": _when(s.finished_at), "updated_at": _when(s.updated_at)}
             for s in summaries
         ],
+        "seat_changes": seat_changes,
+        "chain": chain_part(club),
     }
 
 
@@ -213,15 +225,22 @@ def import_club(data: Any) -> Club:
             raise Refusal(_("Deal %(id)s has a snapshot the referee cannot read: %(error)s")
                           % {"id": deal["id"], "error": error}) from error
 
+    if "chain" in data:
+        verdict = verify_file(data)
+        if not verdict.ok:
+            raise Refusal(_("The file's audit chain does not hold, so it was edited after it was exported; nothing "
+                            "was imported. %(problem)s") % {"problem": verdict.message})
+    # Files exported before seat changes and the chain travelled have neither.
+    parts["seat_changes"] = _require(data, "seat_changes") if "seat_changes" in data else []
     User = get_user_model()
     owned: list[tuple[type[models.Model], str]] = [
         (Club, "club"), (Member, "members"), (Session, "sessions"), (Seat, "seats"), (Deal, "deals"),
         (Entry, "entries"), (DealChange, "changes"), (DealResult, "results"), (ChipMovement, "chip_movements"),
-        (SessionSummary, "summaries"),
+        (SessionSummary, "summaries"), (SeatChange, "seat_changes"),
     ]
     with transaction.atomic(), _timestamps_as_given(
         (Club, "created_at"), (Member, "created_at"), (Session, "created_at"), (Deal, "created_at"),
-        (Entry, "created_at"), (DealChange, "created_at"), (SessionSummary, "updated_at"),
+        (Entry, "created_at"), (DealChange, "created_at"), (SessionSummary, "updated_at"), (SeatChange, "created_at"),
     ):
         if Club.objects.filter(slug=club_data["slug"]).exists():
             raise Refusal(_("A club with the address “%(slug)s” already exists here; nothing was imported.")
@@ -302,10 +321,39 @@ def import_club(data: Any) -> Club:
                            finished_at=_parse_when(s["finished_at"]), updated_at=_parse_when(s["updated_at"]))
             for s in parts["summaries"]
         )
+        _import_chain(club, data, parts["seat_changes"], users)
         _reset_sequences([User, Club, Member, Session, Seat, Deal, Entry, DealChange, DealResult, ChipMovement,
-                          SessionSummary])
+                          SessionSummary, SeatChange, ChainRecord])
         rebuild_club(club=club)
     return club
+
+
+def _import_chain(club: Club, data: dict[str, Any], parts_seat_changes: list[dict[str, Any]],
+                  users: dict[int, int]) -> None:
+    """The seat changes and the chain as the file has them, verified once written (a file
+    without a chain: its history sealed into a new one)."""
+    SeatChange.objects.bulk_create(
+        SeatChange(id=c["id"], session_id=c["session"], seat=c["seat"], was_id=c["was"], now_id=c["now"],
+                   author_id=users.get(c["author"]), created_at=_parse_when(c["created_at"]))
+        for c in parts_seat_changes
+    )
+    part = data.get("chain")
+    if part is None:
+        seal_club(club.pk)
+        return
+    ChainRecord.objects.bulk_create(
+        (ChainRecord(club=club, **{name: record[name] for name in RECORD_FIELDS}) for record in part["records"]),
+        batch_size=1000,
+    )
+    if part["head"] is not None:
+        ChainHead.objects.create(club=club, seq=part["head"]["seq"], hash=part["head"]["hash"],
+                                 prev_hash=part["records"][-1]["prev_hash"] if part["records"] else "")
+    verdict = verify_club(club.pk)
+    if not verdict.ok:
+        # The file held; the rows as this database keeps them do not (a time or a number it
+        # keeps otherwise): nothing is imported.
+        raise Refusal(_("The restored club's audit chain does not hold; nothing was imported. %(problem)s")
+                      % {"problem": verdict.message})
 
 
 def _import_users(User: Any, rows: list[dict[str, Any]]) -> dict[int, int]:
