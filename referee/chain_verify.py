@@ -173,6 +173,10 @@ def verify(ledger: Ledger, *, anchor: tuple[int, str] | None = None) -> Verdict:
 
         what = describe(ledger, kind, said)
         if seq != prev_seq + 1:
+            if seq > prev_seq + 1 and any(later["seq"] == prev_seq + 1 for later in ledger.records):
+                return bad(_("Record %(seq)s (%(what)s) is out of place: record %(expected)s comes after it, so "
+                             "records were moved.") % {"seq": seq, "what": what, "expected": prev_seq + 1},
+                           prev_seq + 1)
             if seq > prev_seq + 1:
                 return bad(_("Record %(seq)s is missing: the chain goes from record %(prev)s to record %(next)s.")
                            % {"seq": prev_seq + 1, "prev": prev_seq, "next": seq}, prev_seq + 1)
