@@ -164,49 +164,55 @@ def verify(ledger: Ledger, *, anchor: tuple[int, str] | None = None) -> Verdict:
     last_of_session = _last_status_records(ledger.records)
     checked = 0
     for record in ledger.records:
-        seq, kind = record["seq"], record["kind"]
-        said = _said(record)
-
-        def bad(message: str, at: int = seq) -> Verdict:
+        problem = _check(ledger, record, prev_seq, prev_hash, last_of_session, anchor)
+        if problem is not None:
+            message, at = problem
             return Verdict(ok=False, message=message, checked=checked, head_seq=prev_seq, head_hash=prev_hash,
                            bad_seq=at)
-
-        what = describe(ledger, kind, said)
-        if seq != prev_seq + 1:
-            if seq > prev_seq + 1 and any(later["seq"] == prev_seq + 1 for later in ledger.records):
-                return bad(_("Record %(seq)s (%(what)s) is out of place: record %(expected)s comes after it, so "
-                             "records were moved.") % {"seq": seq, "what": what, "expected": prev_seq + 1},
-                           prev_seq + 1)
-            if seq > prev_seq + 1:
-                return bad(_("Record %(seq)s is missing: the chain goes from record %(prev)s to record %(next)s.")
-                           % {"seq": prev_seq + 1, "prev": prev_seq, "next": seq}, prev_seq + 1)
-            return bad(_("Record %(seq)s (%(what)s) is out of order: it comes after record %(prev)s.")
-                       % {"seq": seq, "what": what, "prev": prev_seq})
-        if record["prev_hash"] != prev_hash:
-            return bad(_("Record %(seq)s (%(what)s) does not follow record %(prev)s: a record before it was "
-                         "changed, removed or moved.") % {"seq": seq, "what": what, "prev": prev_seq})
-        if chain.link(prev_hash, record["content"]) != record["hash"]:
-            return bad(_("Record %(seq)s (%(what)s) was edited: its hash does not match its content.")
-                       % {"seq": seq, "what": what})
-        if kind not in chain.KINDS:
-            return bad(_("Record %(seq)s is of an unknown kind “%(kind)s”.") % {"seq": seq, "kind": kind[:20]})
-        expected = expected_content(ledger, kind, record["ref"], said)
-        if expected is None:
-            return bad(_("Record %(seq)s (%(what)s): what it records is no longer there: it was deleted.")
-                       % {"seq": seq, "what": what})
-        if expected != record["content"]:
-            return bad(_("Record %(seq)s (%(what)s): its content does not match what is stored now: it was "
-                         "edited after it was recorded.") % {"seq": seq, "what": what})
-        if last_of_session.get(record["ref"]) == seq and not _status_agrees(ledger, kind, record["ref"], said):
-            return bad(_("Record %(seq)s (%(what)s): the session's state or closing time does not match it: it "
-                         "was changed after it was recorded.") % {"seq": seq, "what": what})
-        if anchor is not None and anchor[0] == seq and not record["hash"].startswith(anchor[1]):
-            return bad(_("Record %(seq)s (%(what)s) is not the record noted earlier: its hash is %(hash)s, not "
-                         "%(noted)s.") % {"seq": seq, "what": what, "hash": record["hash"][:16],
-                                           "noted": anchor[1][:16]})
-        prev_hash, prev_seq = record["hash"], seq
+        prev_hash, prev_seq = record["hash"], record["seq"]
         checked += 1
     return _after_walk(ledger, checked, prev_seq, prev_hash, anchor)
+
+
+def _check(ledger: Ledger, record: Mapping[str, Any], prev_seq: int, prev_hash: str,
+           last_of_session: Mapping[int, int], anchor: tuple[int, str] | None) -> tuple[str, int] | None:
+    """What is wrong with one record following ``prev_seq``/``prev_hash``, and the number of the
+    record to blame; None when it holds."""
+    seq, kind = record["seq"], record["kind"]
+    said = _said(record)
+    what = describe(ledger, kind, said)
+    if seq != prev_seq + 1:
+        expected = prev_seq + 1
+        if seq > expected and any(later["seq"] == expected for later in ledger.records):
+            return _("Record %(seq)s (%(what)s) is out of place: record %(expected)s comes after it, so records "
+                     "were moved.") % {"seq": seq, "what": what, "expected": expected}, expected
+        if seq > expected:
+            return _("Record %(seq)s is missing: the chain goes from record %(prev)s to record %(next)s.") % {
+                "seq": expected, "prev": prev_seq, "next": seq}, expected
+        return _("Record %(seq)s (%(what)s) is out of order: it comes after record %(prev)s.") % {
+            "seq": seq, "what": what, "prev": prev_seq}, seq
+    if record["prev_hash"] != prev_hash:
+        return _("Record %(seq)s (%(what)s) does not follow record %(prev)s: a record before it was changed, "
+                 "removed or moved.") % {"seq": seq, "what": what, "prev": prev_seq}, seq
+    if chain.link(prev_hash, record["content"]) != record["hash"]:
+        return _("Record %(seq)s (%(what)s) was edited: its hash does not match its content.") % {
+            "seq": seq, "what": what}, seq
+    if kind not in chain.KINDS:
+        return _("Record %(seq)s is of an unknown kind “%(kind)s”.") % {"seq": seq, "kind": kind[:20]}, seq
+    expected_text = expected_content(ledger, kind, record["ref"], said)
+    if expected_text is None:
+        return _("Record %(seq)s (%(what)s): what it records is no longer there: it was deleted.") % {
+            "seq": seq, "what": what}, seq
+    if expected_text != record["content"]:
+        return _("Record %(seq)s (%(what)s): its content does not match what is stored now: it was edited after "
+                 "it was recorded.") % {"seq": seq, "what": what}, seq
+    if last_of_session.get(record["ref"]) == seq and not _status_agrees(ledger, kind, record["ref"], said):
+        return _("Record %(seq)s (%(what)s): the session's state or closing time does not match it: it was "
+                 "changed after it was recorded.") % {"seq": seq, "what": what}, seq
+    if anchor is not None and anchor[0] == seq and not record["hash"].startswith(anchor[1]):
+        return _("Record %(seq)s (%(what)s) is not the record noted earlier: its hash is %(hash)s, not "
+                 "%(noted)s.") % {"seq": seq, "what": what, "hash": record["hash"][:16], "noted": anchor[1][:16]}, seq
+    return None
 
 
 def _after_walk(ledger: Ledger, checked: int, last_seq: int, last_hash: str,

@@ -15,7 +15,7 @@ from django.utils import translation
 from referee.chain_seal import verify_club
 from referee.errors import Refusal
 from referee.models import ChainHead, ChainRecord, Club, Entry, Session
-from tests.referee.test_chain import CHEAT_NAME, EDITED, history
+from tests.referee.chain_history import CHEAT_NAME, EDITED, history
 from web.chain_file import verify_file
 from web.club_export import export_club, import_club
 

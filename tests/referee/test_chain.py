@@ -17,52 +17,16 @@ from django.utils import translation
 
 from referee import chain, services
 from referee.chain_seal import ledger_of, seal_club, verify_club
-from referee.models import ChainHead, ChainRecord, DealChange, Entry, SeatChange, Session, game_name
-from referee.seat_corrections import seat_correct
+from referee.models import ChainHead, ChainRecord, DealChange, Entry, SeatChange, Session
+from tests.referee.chain_history import CHEAT_NAME, EDITED, TRICK_ENDS, VELNIAS_NAME, history
 from tests.scoring.helpers import velnias_end
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("entry_store_path", "english")]
-
-CHEAT_NAME, VELNIAS_NAME = game_name("cheat"), game_name("velnias")
-#: Ona places, Jonas challenges and reveals a lie, Ona places again.
-CHEAT = [{"type": "place", "player": 0}, {"type": "challenge", "challenger": 1, "revealed": "5H"},
-         {"type": "place", "player": 0}]
-#: The challenge as someone would edit it behind the application's back.
-EDITED = {"type": "challenge", "challenger": 2, "revealed": "5H"}
-TRICK_ENDS = [velnias_end("empty_hand", 0, [0, 3, 5, 2]), velnias_end("last_card", 2, [3, 2, 6, 1])]
-
 
 @pytest.fixture
 def english() -> Any:
     with translation.override("en"):
         yield
-
-
-def history(setup: dict[str, Any]) -> dict[str, Any]:
-    """A club's evening through the services: a Velnias session (two deals, an undo, a
-    correction, a seat change, close, reopen, close again) and a Cheat session still running."""
-    scorer, members, club = setup["users"]["scorer"], setup["members"], setup["club"]
-    velnias = services.session_start(club=club, game="velnias", user=scorer, stake=Decimal("0.10"),
-                                     players=[members[n] for n in ("admin", "scorer", "member", "Petras")])
-    first = services.deal_start(session=velnias, user=scorer)
-    services.entry_add(deal_id=first.pk, payload=TRICK_ENDS[0], user=scorer)
-    second = services.deal_start(session=velnias, user=scorer)
-    services.entry_add(deal_id=second.pk, payload=TRICK_ENDS[0], user=scorer, idempotency_key="k-1")
-    services.entry_undo(deal_id=second.pk, user=scorer)
-    services.entry_add(deal_id=second.pk, payload=TRICK_ENDS[1], user=scorer)
-    services.entry_correct(deal_id=first.pk, seq=1, payload=velnias_end("empty_hand", 0, [0, 4, 5, 2]),
-                           user=scorer)
-    seat_correct(session=velnias, seat=3, member=members["Marius"], user=scorer)
-    services.session_close(session=velnias, user=scorer)
-    services.session_reopen(session=velnias, user=scorer)
-    velnias.refresh_from_db()
-    services.session_close(session=velnias, user=scorer)
-    cheat = services.session_start(club=club, game="cheat", user=scorer,
-                                   players=[members[n] for n in ("admin", "scorer", "member")])
-    running = services.deal_start(session=cheat, user=scorer)
-    for payload in CHEAT:
-        services.entry_add(deal_id=running.pk, payload=payload, user=scorer)
-    return {"velnias": velnias, "first": first, "second": second, "cheat": cheat, "running": running}
 
 
 def kinds(club: Any) -> list[str]:
@@ -260,8 +224,8 @@ def test_an_entry_inserted_behind_the_application_is_named(club_setup: dict[str,
     Entry.objects.create(deal=done["running"], seq=4, payload={"type": "place", "player": 1})
     verdict = verify_club(club_setup["club"].pk)
     assert (verdict.ok, verdict.bad_seq) == (False, None)
-    assert verdict.message == (f"Entry 4 of deal 1, session {CHEAT_NAME} #{done['cheat'].pk} is not in the chain: it was "
-                               "written behind the application's back.")
+    assert verdict.message == (f"Entry 4 of deal 1, session {CHEAT_NAME} #{done['cheat'].pk} is not in the chain: "
+                               "it was written behind the application's back.")
 
 
 def test_an_entry_deleted_fails_at_its_record(club_setup: dict[str, Any]) -> None:
@@ -279,8 +243,9 @@ def test_sealing_gives_history_from_before_the_chain_its_records_in_order(club_s
     ChainRecord.objects.all().delete()
     ChainHead.objects.all().delete()
     verdict = verify_club(club.pk)
-    assert verdict.message == (f"The start of session {VELNIAS_NAME} #{Session.objects.order_by('pk')[0].pk} is not in the "
-                               "chain: it was written behind the application's back.")
+    first = Session.objects.order_by("pk")[0].pk
+    assert verdict.message == (f"The start of session {VELNIAS_NAME} #{first} is not in the chain: it was written "
+                               "behind the application's back.")
     assert seal_club(club.pk) == 12  # a close reopened since left no trace in the rows: only the last
     assert seal_club(club.pk) == 0
     assert kinds(club) == [k for k in expected if k != "reopen"][:7] + ["close"] + expected[10:]
@@ -292,7 +257,8 @@ def test_the_command_verifies_a_club_and_names_the_bad_record(club_setup: dict[s
     call_command("verify_chain", "vilnius")
     assert "The chain holds: all 14 records match what is stored." in capsys.readouterr().out
     Entry.objects.filter(deal=done["running"], seq=2).update(payload=EDITED)
-    with pytest.raises(CommandError, match=r"^Record 13 \(entry 2 of deal 1, session " + CHEAT_NAME + r" #\d+\): its content"):
+    bad = r"^Record 13 \(entry 2 of deal 1, session " + CHEAT_NAME + r" #\d+\): its content"
+    with pytest.raises(CommandError, match=bad):
         call_command("verify_chain", "vilnius")
     with pytest.raises(CommandError, match="There is no club “nowhere”."):
         call_command("verify_chain", "nowhere")
