@@ -1,6 +1,7 @@
 """The club's audit chain, verified on request: the club's admins see at a glance whether the
 record holds (every entry, undo, correction, seat change, start, close and reopen as it was
-recorded), and if not, the first record that does not match. The head is shown to be noted
+recorded), and if not, the first record that does not match; the club's other members are
+told that only its admins can (403), outsiders learn nothing (404). The head is shown to be noted
 (a treasurer who notes it each month can later prove nothing before it was changed); an export
 file, and a head noted earlier, can be checked here too."""
 
@@ -10,7 +11,7 @@ import json
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
@@ -39,11 +40,11 @@ def read_anchor(text: str) -> tuple[int, str] | None:
     return int(seq), digest
 
 
-def _admin_club(request: HttpRequest, slug: str) -> Club:
-    club, role = club_or_404(request.user, slug)
-    if role != Role.ADMIN:
-        raise Http404(_("Not found."))
-    return club
+def _refused(request: HttpRequest, club: Club) -> HttpResponse:
+    """The page for the club's members who are not admins: what it is, and who may use it."""
+    return render(request, "referee/chain.html", {
+        "club": club, "refused": True, "error": _("Only the club's admins can verify the audit chain.")},
+        status=403)
 
 
 def _context(club: Club, verdict: Verdict | None, **more: Any) -> dict[str, Any]:
@@ -55,7 +56,9 @@ def _context(club: Club, verdict: Verdict | None, **more: Any) -> dict[str, Any]
 
 @login_required
 def chain_page(request: HttpRequest, slug: str) -> HttpResponse:
-    club = _admin_club(request, slug)
+    club, role = club_or_404(request.user, slug)
+    if role != Role.ADMIN:
+        return _refused(request, club)
     if request.method != "POST":
         return render(request, "referee/chain.html", _context(club, verify_club(club.pk), source="club"))
     anchor_text = request.POST.get("anchor", "")
