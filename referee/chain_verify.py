@@ -130,7 +130,8 @@ def describe(ledger: Ledger, kind: str, said: Mapping[str, Any]) -> str:
         return _("entry %(seq)s of deal %(deal)s, session %(session)s") % {
             "seq": said.get("seq"), "deal": said.get("deal"), "session": session}
     if kind in chain.CHANGE_KINDS:
-        replaced = said.get("replaced") if isinstance(said.get("replaced"), dict) else {}
+        named = said.get("replaced")
+        replaced: Mapping[str, Any] = named if isinstance(named, dict) else {}
         what = {"undo": _("undo"), "correction": _("correction"), "tablet": _("tablet's version")}[kind]
         return _("%(what)s of entry %(seq)s of deal %(deal)s, session %(session)s") % {
             "what": what, "seq": replaced.get("seq"), "deal": said.get("deal"), "session": session}

@@ -100,8 +100,8 @@ def use_tablet_version(
             )
             chain.append_change(change, deal, session.club_id)
         # The tablet's entries beyond the ones they replace are new entries of the chain.
-        for entry in stored[len(replaced):]:
-            chain.append_entry(entry, deal, session.club_id)
+        for added in stored[len(replaced):]:
+            chain.append_entry(added, deal, session.club_id)
         deal.seq = since_seq + len(stored)
         _store_replayed(deal, state)
         return deal
