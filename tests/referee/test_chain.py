@@ -18,7 +18,7 @@ from django.utils import translation
 from referee import chain, services
 from referee.chain_seal import ledger_of, seal_club, verify_club
 from referee.models import ChainHead, ChainRecord, DealChange, Entry, SeatChange, Session
-from tests.referee.chain_history import CHEAT_NAME, EDITED, TRICK_ENDS, VELNIAS_NAME, history
+from tests.referee.chain_history import CHEAT, CHEAT_NAME, EDITED, TRICK_ENDS, VELNIAS_NAME, history
 from tests.scoring.helpers import velnias_end
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("entry_store_path", "english")]
@@ -269,3 +269,24 @@ def test_the_ledger_reads_a_club_in_a_fixed_number_of_queries(club_setup: dict[s
     history(club_setup)
     with django_assert_num_queries(8):
         ledger_of(club_setup["club"].pk)
+
+
+def test_a_tablets_version_is_chained_change_by_change(club_setup: dict[str, Any]) -> None:
+    """Each server entry the tablet's version replaces is a "tablet" record naming the entry
+    put in its place; the tablet's entries beyond those are entries of their own."""
+    from referee.tablet_version import TabletEntry, use_tablet_version
+
+    done = history(club_setup)
+    club, scorer = club_setup["club"], club_setup["users"]["scorer"]
+    tablet = [TabletEntry(payload=payload, idempotency_key=f"t-{n}") for n, payload in enumerate(
+        [CHEAT[1], CHEAT[2], {"type": "place", "player": 1}])]
+    use_tablet_version(deal_id=done["running"].pk, user=scorer, expected_seq=3, since_seq=1, entries=tablet)
+    assert kinds(club)[14:] == ["tablet", "tablet", "entry"]
+    verdict = verify_club(club.pk)
+    assert verdict.ok, verdict.message
+    replacement = DealChange.objects.filter(kind="tablet").order_by("pk").last()
+    assert replacement is not None and replacement.replacement is not None
+    Entry.objects.filter(pk=replacement.replacement.pk).update(payload=EDITED)
+    verdict = verify_club(club.pk)
+    assert verdict.bad_seq == 16
+    assert verdict.message.startswith(f"Record 16 (tablet's version of entry 3 of deal 1, session {CHEAT_NAME} #")
