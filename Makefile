@@ -25,7 +25,7 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund
 	touch $(NODE_STAMP)
 
-# The tablet's referee (issue 13): referee/rules zipped with its glue and the refusals'
+# The tablet's referee: referee/rules zipped with its glue and the refusals'
 # catalogue, Pyodide copied from node_modules, and the memory snapshot of Pyodide with the
 # engine imported (made through Node, so the tablet starts in about a second, not Python's
 # several), into static/offline/ (git-ignored); rebuilt whenever one of its sources changes.

@@ -28,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bench_leaderboard import admin_sql, server_url, with_database  # noqa: E402
+from bench.throwaway import throwaway_database  # noqa: E402
 
 BENCH_DB = os.environ.get("BENCH_BINDING_DB", "kortos_bench_binding")
 
@@ -56,40 +56,31 @@ def timed(connection: Any, run: Any, runs: int) -> tuple[float, float]:
     return wall, (backend_cpu(pid) - cpu) / runs * 1000
 
 
+def add_bound_aliases() -> None:
+    """Two more aliases on the same database: Django's server-side binding, and that with
+    psycopg's own preparing (which Django leaves off unless asked: ``prepare_threshold``)."""
+    from django.conf import settings
+
+    options = settings.DATABASES["default"].get("OPTIONS", {})
+    settings.DATABASES["server_bound"] = {**settings.DATABASES["default"],
+                                          "OPTIONS": {**options, "server_side_binding": True}}
+    settings.DATABASES["server_prepared"] = {**settings.DATABASES["default"],
+                                             "OPTIONS": {**options, "server_side_binding": True,
+                                                         "prepare_threshold": 5}}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3000)
     args = parser.parse_args()
-    try:
-        admin_sql(f'DROP DATABASE IF EXISTS "{BENCH_DB}"')
-        admin_sql(f'CREATE DATABASE "{BENCH_DB}"')
-    except Exception as error:  # noqa: BLE001 - any connection problem means: no PostgreSQL here
-        print(f"bench_binding needs PostgreSQL at {server_url()}: {error}", file=sys.stderr)
-        return 1
-    os.environ["DATABASE_URL"] = with_database(server_url(), BENCH_DB)
-    os.environ.pop("DEBUG", None)
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings_test"
-    try:
-        import django
-        from django.conf import settings
-
-        django.setup()
-        options = settings.DATABASES["default"].get("OPTIONS", {})
-        settings.DATABASES["server_bound"] = {**settings.DATABASES["default"],
-                                              "OPTIONS": {**options, "server_side_binding": True}}
-        # psycopg's own preparing, which Django leaves off unless asked (``prepare_threshold``).
-        settings.DATABASES["server_prepared"] = {**settings.DATABASES["default"],
-                                                 "OPTIONS": {**options, "server_side_binding": True,
-                                                             "prepare_threshold": 5}}
+    with throwaway_database(BENCH_DB, "bench_binding", configure=add_bound_aliases):
         from django.contrib.auth import get_user_model
-        from django.core.management import call_command
         from django.db import connections
 
         from db import prepared
         from referee import entry_store, services
         from referee.models import Club, Deal, Member, Role
 
-        call_command("migrate", verbosity=0)
         club = Club.objects.create(slug="bench", name="Bench")
         user = get_user_model().objects.create_user("bench", password="bench-pass-123")
         players = [Member.objects.create(club=club, name=f"P{n}", user=user if n == 0 else None,
@@ -138,11 +129,6 @@ def main() -> int:
             wall, cpu = timed(connection, run, args.runs)
             print(f"  {name:<68} wall {wall:6.3f} ms   backend CPU {cpu:6.3f} ms")
         return 0
-    finally:
-        from django.db import connections as all_connections
-
-        all_connections.close_all()
-        admin_sql(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
 
 
 if __name__ == "__main__":

@@ -152,6 +152,8 @@ class Server:
     tree: Path
     port: int
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    #: The servers' environment (bench/soak.py reads the Celery queue's name from it).
+    env: dict[str, str] = field(default_factory=dict)
 
     def stop(self) -> None:
         for process in self.processes:
@@ -162,7 +164,7 @@ class Server:
                 os.killpg(process.pid, signal.SIGKILL)
 
 
-def start_server(tree: Path, workers: int, tables: int) -> tuple[Server, dict[str, Any]]:
+def start_server(tree: Path, workers: int, tables: int, concurrency: int = 1) -> tuple[Server, dict[str, Any]]:
     env = environment(tree)
     admin_sql(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
     admin_sql(f'CREATE DATABASE "{BENCH_DB}"')
@@ -175,9 +177,9 @@ def start_server(tree: Path, workers: int, tables: int) -> tuple[Server, dict[st
     with socket.socket() as probe:
         probe.bind((HOST, 0))
         port = int(probe.getsockname()[1])
-    server = Server(tree, port)
+    server = Server(tree, port, env=env)
     server.processes.append(subprocess.Popen(
-        [python, "-m", "celery", "-A", "config", "worker", "--concurrency", "1", "-Q", env["CELERY_QUEUE"],
+        [python, "-m", "celery", "-A", "config", "worker", "--concurrency", str(concurrency), "-Q", env["CELERY_QUEUE"],
          "--without-gossip", "--without-mingle", "-l", "WARNING"], cwd=tree, env=env, start_new_session=True,
         stdout=subprocess.DEVNULL))
     server.processes.append(subprocess.Popen(

@@ -19,7 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.rules import GAMES  # noqa: E402
-from referee.rules.elgeta import FORECAST_HORIZON, ElgetaState, play_out  # noqa: E402
+from referee.rules.elgeta import ElgetaState  # noqa: E402
+from referee.rules.elgeta_forecast import FORECAST_HORIZON, play_out  # noqa: E402
 from tests.rules.playout_elgeta import random_deal  # noqa: E402
 
 G = GAMES["elgeta"]

@@ -25,7 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bench_leaderboard import admin_sql, percentile, server_url, timed, with_database  # noqa: E402
+from bench.bench_leaderboard import percentile, timed  # noqa: E402
+from bench.throwaway import throwaway_database  # noqa: E402
 
 BENCH_DB = os.environ.get("BENCH_SEASON_DB", "kortos_bench_season")
 MEMBERS = 120
@@ -70,27 +71,13 @@ def main() -> int:
     parser.add_argument("--sessions", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=30)
     args = parser.parse_args()
-    try:
-        admin_sql(f'DROP DATABASE IF EXISTS "{BENCH_DB}"')
-        admin_sql(f'CREATE DATABASE "{BENCH_DB}"')
-    except Exception as error:  # noqa: BLE001 - any connection problem means: no PostgreSQL here
-        print(f"bench_season needs PostgreSQL at {server_url()}: {error}", file=sys.stderr)
-        return 1
-    os.environ["DATABASE_URL"] = with_database(server_url(), BENCH_DB)
-    os.environ.pop("DEBUG", None)
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings_test"
-    try:
-        import django
-
-        django.setup()
-        from django.core.management import call_command
+    with throwaway_database(BENCH_DB, "bench_season"):
         from django.test import Client
 
         from referee.models import Club
         from scoring import seasons
         from scoring.models import SessionResult
 
-        call_command("migrate", verbosity=0)
         club_id, _first, user = build(args.sessions)
         club = Club.objects.get(pk=club_id)
         results = SessionResult.objects.filter(club=club).count()
@@ -123,12 +110,6 @@ def main() -> int:
         verdict = "met" if statistics.median(figures[0][1]) < TARGET_MS else "NOT met"
         print(f"  goal: the table under {TARGET_MS:.0f} ms: {verdict}")
         return 0
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        if not os.environ.get("BENCH_KEEP"):
-            admin_sql(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -103,9 +104,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif os.environ.get("SERVER_SIDE_BINDING", "1") == "1":
     # PostgreSQL plans a statement it is sent with its values bound in at every execution;
     # bound on the server, psycopg prepares it after five executions on a connection and it is
-    # planned once. bench/bench_binding.py (5 December 2026): an ORM read of a deal with its
-    # session 0.19 -> 0.09 ms of backend CPU; the hot path's deal lock 0.35 -> 0.11 ms, as
-    # db.prepared's cursor (0.10 ms, prepared at its first execution) already had it.
+    # planned once: about half the backend CPU of an ORM read, and on the hot path's deal lock
+    # what db.prepared's cursor already gives (bench/bench_binding.py; docs/measurements.md).
     # SERVER_SIDE_BINDING=0 turns it off (a pooler without prepared statements).
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"].update({"server_side_binding": True, "prepare_threshold": 5})
@@ -211,6 +211,27 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 SUMMARY_MAX_RETRIES = int(os.environ.get("SUMMARY_MAX_RETRIES", "3"))
 SUMMARY_RETRY_BACKOFF = float(os.environ.get("SUMMARY_RETRY_BACKOFF", "2"))
 SUMMARY_QUEUE = os.environ.get("SUMMARY_QUEUE", "")
+
+# Backups (web.backups): each club's export, gzipped, written to BACKUP_DIR by the task
+# web.backup_clubs, which Celery beat sends on BACKUP_SCHEDULE (a crontab line: minute hour
+# day-of-month month day-of-week, in UTC; empty: no schedule, e.g. when the host's cron runs
+# manage.py backup_clubs instead). The newest BACKUP_KEEP files of each club are kept.
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
+BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "14"))
+BACKUP_SCHEDULE = os.environ.get("BACKUP_SCHEDULE", "30 3 * * *").strip()
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+if BACKUP_SCHEDULE:
+    if len(BACKUP_SCHEDULE.split()) != 5:
+        raise ImproperlyConfigured(
+            f"BACKUP_SCHEDULE is “{BACKUP_SCHEDULE}”: it takes a crontab line of five fields, minute hour "
+            "day-of-month month day-of-week, e.g. “30 3 * * *” (03:30 UTC daily), or nothing for no schedule."
+        )
+    minute, hour, day_of_month, month_of_year, day_of_week = BACKUP_SCHEDULE.split()
+    CELERY_BEAT_SCHEDULE["backup-clubs"] = {
+        "task": "web.backup_clubs",
+        "schedule": crontab(minute=minute, hour=hour, day_of_month=day_of_month, month_of_year=month_of_year,
+                            day_of_week=day_of_week),
+    }
 
 # Security settings that matter once DEBUG is off (manage.py check --deploy stays clean).
 SECURE_BEHIND_TLS = env_bool("SECURE_BEHIND_TLS", default=not DEBUG)

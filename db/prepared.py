@@ -4,10 +4,9 @@ statements) instead of at every execution.
 Django binds parameters on the client (psycopg's ``ClientCursor``), so PostgreSQL parses and
 plans every statement it receives, and the hot path's statements are not simple: the deal's
 lock reads the role and the seats' names in subqueries, a deal start reads five things of its
-session, a finished deal's aggregates are upserts in three tables. Measured on this machine
-(2 December 2026, load 1, 3,000 executions of ``entry_store.LOCK_DEAL_SQL`` with its commit):
-the backend spent 0.80 ms of CPU per execution with client-side binding and 0.24 ms prepared
-(wall 1.41 ms against 0.57 ms). Half of a Velnias table's requests are deal starts and half
+session, a finished deal's aggregates are upserts in three tables. Prepared, the deal's lock
+costs the backend under a third of the CPU it costs bound on the client (docs/measurements.md).
+Half of a Velnias table's requests are deal starts and half
 finish a deal, so most of their database time was planning (``bench/bench_tables.py``).
 
 ``cursor()`` gives a cursor of the same connection that binds on the server and prepares
@@ -25,14 +24,13 @@ A connection pooler in transaction mode (PgBouncer 1.21 and newer, with
 
 Django's own server-side binding (``OPTIONS: server_side_binding`` with psycopg's
 ``prepare_threshold``, on in config/settings.py) now prepares every statement after its fifth
-execution on a connection. Measured side by side on the deal lock (``bench/bench_binding.py``,
-5 December 2026, 3,000 executions with their commits): this cursor 0.42 ms wall and 0.10 ms of
-backend CPU, Django's binding with the threshold 0.43 and 0.11, client-side binding 0.69 and
-0.35 (Django's binding without the threshold: 0.99 and 0.46, worse). On the hot path the two
-are the same; this cursor stays for the statements it serves (prepared from their first
-execution, and independent of the setting, which a pooler without prepared statements turns
-off), and the setting brings the same to every ORM statement (a deal read with its session:
-0.19 -> 0.09 ms of backend CPU).
+execution on a connection. Measured side by side on the deal lock (``bench/bench_binding.py``;
+docs/measurements.md), this cursor and Django's binding with the threshold cost the same, and
+both about a third of client-side binding (Django's binding without the threshold is worse
+than either). On the hot path the two are the same; this cursor stays for the statements it
+serves (prepared from their first execution, and independent of the setting, which a pooler
+without prepared statements turns off), and the setting brings the same to every ORM
+statement (a deal read with its session: half the backend CPU).
 
 Only on PostgreSQL (``referee.entry_store.uses_sql``); other databases take the ORM's path.
 """

@@ -8,17 +8,15 @@ Two paths, the same rows: on PostgreSQL the statements below, written out; on an
 database (SQLite, the embedded default) the ORM. ``entry_add`` runs for every card a table
 records, held to 0.6x the throughput of a bare one-INSERT endpoint (bench/bench_api.py).
 
-Measured speedup (``bench/bench_api.py``, PostgreSQL 15, gunicorn 3 sync workers, 6 clients,
-mid-deal trick entries, 2 shared cores at load average 6-7, 1 December 2026): the ORM path
-ran at 0.34-0.36x the bare insert's throughput (server CPU 12-15.5 ms per entry), these
-statements at 0.65-0.93x (7.0-7.8 ms): about 2x; ``--entry-store orm`` measures it again.
-In process (cProfile, a 200-entry deal) the ORM path spent 23-27 ms per entry against
-9-11 ms, mostly compiling the locking join with its role subquery, the key check, the insert
-and the update (five round trips with the answer's names, instead of two).
+Why written out: the ORM path spent most of an entry's time compiling the locking join with
+its role subquery, the key check, the insert and the update (five round trips with the
+answer's names, instead of two); these statements about double the entries a server takes
+(``bench/bench_api.py``, whose ``--entry-store orm`` measures it again; the figures are in
+docs/measurements.md).
 
 Both statements run prepared (``db.prepared``): planned once per connection, which took
-the database's CPU per request of a Velnias table from 2.46 ms to 1.39 ms (bench_tables.py,
-2 December 2026). tests/referee/test_entry_store.py holds the statements' tables and columns to the models;
+nearly half off the database's CPU per request of a Velnias table (bench_tables.py).
+tests/referee/test_entry_store.py holds the statements' tables and columns to the models;
 the entry-service tests run on both paths on PostgreSQL (tests/referee/conftest.py).
 """
 

@@ -99,9 +99,8 @@ def deal_view(
 
 
 #: The players' names in seat order, written out: this runs in the answer to every entry, where
-#: the ORM's ``values_list("member__name")`` took 0.70 ms on SQLite and 1.5-1.7 ms on PostgreSQL
-#: against 0.04-0.10 ms and 0.42-0.49 ms for this statement (3000 reads of a 5-seat session,
-#: 2 shared cores under load, 1 December 2026). tests/test_selectors.py holds it to the models.
+#: the ORM's ``values_list("member__name")`` took several times as long as this statement
+#: (docs/measurements.md). tests/test_selectors.py holds it to the models.
 SEAT_NAMES_SQL = (
     "SELECT m.name FROM referee_seat s INNER JOIN referee_member m ON m.id = s.member_id"
     " WHERE s.session_id = %s ORDER BY s.number"
@@ -232,9 +231,9 @@ def _deal_for_page_orm(user: Any, pk: int) -> tuple[Deal, str | None] | None:
 
 
 # The ORM's two queries, written out and prepared (``db.prepared``): the whole read (deal,
-# session, club, seats and members built) took 3.8-4.9 ms through the ORM and 0.53-0.77 ms with
-# these (300 reads each, alternated, PostgreSQL, load 0.7, 2 December 2026), on every game's
-# screen and its every refresh. tests/test_screen_reads.py holds both paths to the same answers.
+# session, club, seats and members built) took six times as long through the ORM as with these
+# (docs/measurements.md), on every game's screen and its every refresh.
+# tests/test_screen_reads.py holds both paths to the same answers.
 PAGE_DEAL_SQL = (
     f"SELECT {entry_store.columns(Deal, 'd')}, {entry_store.columns(Session, 's')}, {entry_store.columns(Club, 'c')},"  # noqa: S608 - names from the models
     f' (SELECT m."role" FROM "{Member._meta.db_table}" m WHERE m."club_id" = s."club_id"'

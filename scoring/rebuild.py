@@ -1,6 +1,7 @@
-"""Rebuilding a club's derived tables from its results: the leaderboard aggregates and the
-ratings. Used after a restore (``import_club``), and safe to run at any time: the result is
-exactly what the incremental updates (``scoring.results``, ``scoring.ratings``) maintain.
+"""Rebuilding a club's derived tables from its results: the leaderboard aggregates, the
+ratings and the closed sessions' season results. Used after a restore (``import_club``), and
+safe to run at any time: the result is exactly what the incremental updates
+(``scoring.results``, ``scoring.ratings``, ``scoring.seasons.ensure_results``) maintain.
 """
 
 from __future__ import annotations
@@ -13,17 +14,20 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from referee.models import Club, Seat
-from scoring import board_version
+from referee.models import Club, Seat, Session, SessionStatus
+from scoring import board_version, seasons
 from scoring.ratings import rating as ratings
 
-from .models import AGGREGATES, OVERALL, ChipMovement, DealResult, RatingStream, RatingUpdate
+from .models import AGGREGATES, OVERALL, ChipMovement, DealResult, RatingStream, RatingUpdate, SessionResult
 
 
 def rebuild_club(*, club: Club) -> None:
-    """Recompute the club's day, month and all-time aggregates and every rating stream."""
+    """Recompute the club's day, month and all-time aggregates, every rating stream, and the
+    results a season counts (written as each session closed, so a restore has none)."""
     with transaction.atomic():
         _rebuild_aggregates(club)
+        SessionResult.objects.filter(club=club).delete()
+        seasons.ensure_results(Session.objects.filter(club=club, status=SessionStatus.CLOSED))
         RatingUpdate.objects.filter(stream__club=club).delete()
         RatingStream.objects.filter(club=club).delete()
         games = set(DealResult.objects.filter(club=club).values_list("game", flat=True).distinct())

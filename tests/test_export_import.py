@@ -210,7 +210,7 @@ def test_import_refuses_a_database_that_has_the_club_and_changes_nothing(
 @pytest.mark.parametrize(("data", "message"), [
     ({"format": "something-else"}, "The file is not a club export of this application."),
     ([1, 2], "The file is not a club export of this application."),
-    ({"format": "kortos-club-export", "version": 9}, "The file is export version 9; this application reads version 1."),
+    ({"format": "kortos-club-export", "version": 9}, "The file is export version 9; this application reads version 2."),
     ({"format": "kortos-club-export", "version": 1, "club": {"slug": "x"}},
      "The file is not a club export: “users” is missing or not a list."),
 ])

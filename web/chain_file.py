@@ -1,5 +1,6 @@
-"""The audit chain in a club export file: what the export writes (``chain_part``,
-``seat_changes_part``) and the file read back as the chain sees it (``ledger_of_file``), so
+"""The audit chain in a club export file: what the export writes (``chain_part``) and the
+file read back as the chain sees it (``ledger_of_file``, the seat changes from the file's club
+records, ``web.club_records``), so
 that a file is verified exactly as the database is (``referee.chain_verify``): an entry's
 payload edited in the file fails at that entry's record."""
 
@@ -13,7 +14,7 @@ from django.utils.translation import gettext as _
 from referee import chain
 from referee.chain_verify import Ledger, Verdict, verify
 from referee.errors import Refusal
-from referee.models import ChainHead, ChainRecord, Club, SeatChange
+from referee.models import ChainHead, ChainRecord, Club
 
 RECORD_FIELDS = ("seq", "kind", "ref", "content", "prev_hash", "hash")
 
@@ -25,14 +26,6 @@ def chain_part(club: Club) -> dict[str, Any]:
         "head": None if head is None else {"seq": head.seq, "hash": head.hash},
         "records": list(ChainRecord.objects.filter(club=club).order_by("seq").values(*RECORD_FIELDS)),
     }
-
-
-def seat_changes_part(club: Club) -> list[dict[str, Any]]:
-    return [
-        {"id": c.pk, "session": c.session_id, "seat": c.seat, "was": c.was_id, "now": c.now_id,
-         "author": c.author_id, "created_at": None if c.created_at is None else c.created_at.isoformat()}
-        for c in SeatChange.objects.filter(session__club=club).order_by("pk")
-    ]
 
 
 def _when(text: Any) -> str | None:
@@ -76,10 +69,11 @@ def _ledger(data: dict[str, Any]) -> Ledger:
         ledger.changes[c["id"]] = {"deal": c["deal"], "kind": c["kind"], "replaced": c["replaced"],
                                    "replacement": c["replacement"], "by": users.get(c["author"]),
                                    "at": _when(c["created_at"])}
-    for sc in data.get("seat_changes", []):
-        ledger.seat_changes[sc["id"]] = {"session": sc["session"], "seat": sc["seat"], "was": sc["was"],
-                                         "now": sc["now"], "by": users.get(sc["author"]),
-                                         "at": _when(sc["created_at"])}
+    for row in (data.get("records") or {}).get("referee.seatchange", []):
+        sc = row["fields"]
+        ledger.seat_changes[row["pk"]] = {"session": sc["session"], "seat": sc["seat"], "was": sc["was"],
+                                          "now": sc["now"], "by": users.get(sc["author"]),
+                                          "at": _when(sc["created_at"])}
     part = data["chain"]
     # In the file's order, not sorted: records moved in the file fail where they were moved.
     ledger.records = [{name: record[name] for name in RECORD_FIELDS} for record in part["records"]]

@@ -11,11 +11,14 @@ What is written (the source of truth, and what cannot be recomputed cheaply):
   not, with author, time and idempotency key, and every undo and correction;
 * the deals' results (points, places, money as recorded) and the Mičiganas chip ledger,
   and the session summaries as built;
-* every seat change, and the club's audit chain (``referee.chain``): its head and every
-  record. The import verifies the file's chain before writing anything (an edited file is
-  refused, naming the first record that does not match) and the club's chain once written.
-  A file exported before the chain existed has none: its history is sealed into a new chain
-  on import (``referee.chain_seal``).
+* the club's other records (``web.club_records``): seat corrections, payments, the rating
+  settings, seasons, club nights, who is kept apart, invitations (version 2 on; a version 1
+  file restores without them);
+* the club's audit chain (``referee.chain``): its head and every record. The import verifies
+  the file's chain before writing anything (an edited file is refused, naming the first
+  record that does not match) and the club's chain once written. A file exported before the
+  chain existed has none: its history is sealed into a new chain on import
+  (``referee.chain_seal``).
 
 What is rebuilt on import: the leaderboard aggregates and the ratings
 (``scoring.services.rebuild_club``), both pure functions of the results.
@@ -48,10 +51,13 @@ from referee.errors import Refusal
 from referee.models import ChainHead, ChainRecord, Club, Deal, DealChange, Entry, Member, Seat, SeatChange, Session
 from referee.rules import GAMES, IllegalEntry
 
-from .chain_file import RECORD_FIELDS, chain_part, seat_changes_part, verify_file
+from .chain_file import RECORD_FIELDS, chain_part, verify_file
+from .club_records import export_records, import_records, record_ids
 
 FORMAT = "kortos-club-export"
-VERSION = 1
+VERSION = 2
+#: The versions this application restores: version 1 had no ``records``.
+READS = (1, 2)
 
 
 def _when(moment: datetime | None) -> str | None:
@@ -93,9 +99,9 @@ def export_club(club: Club, *, passwords: bool = True) -> dict[str, Any]:
     summaries = list(SessionSummary.objects.filter(session__club=club).order_by("pk"))
 
     user_ids = {m.user_id for m in members} | {s.created_by_id for s in sessions}
-    seat_changes = seat_changes_part(club)
     user_ids |= {e.author_id for e in entries} | {c.author_id for c in changes}
-    user_ids |= {c["author"] for c in seat_changes}
+    # The seat changes' authors too: the audit chain names them.
+    user_ids |= set(SeatChange.objects.filter(session__club=club).values_list("author_id", flat=True))
     user_ids.discard(None)
     users = list(get_user_model().objects.filter(pk__in=user_ids).order_by("pk"))
 
@@ -159,7 +165,7 @@ def export_club(club: Club, *, passwords: bool = True) -> dict[str, Any]:
              "finished_at": _when(s.finished_at), "updated_at": _when(s.updated_at)}
             for s in summaries
         ],
-        "seat_changes": seat_changes,
+        "records": export_records(club),
         "chain": chain_part(club),
     }
 
@@ -205,12 +211,16 @@ def import_club(data: Any) -> Club:
 
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise Refusal(_("The file is not a club export of this application."))
-    if data.get("version") != VERSION:
+    if data.get("version") not in READS:
         raise Refusal(_("The file is export version %(version)s; this application reads version %(expected)s.")
                       % {"version": data.get("version"), "expected": VERSION})
     club_data = data.get("club")
     if not isinstance(club_data, dict):
         raise Refusal(_("The file is not a club export: “club” is missing."))
+    records = data.get("records", {}) if data["version"] >= 2 else {}
+    if not isinstance(records, dict):
+        raise Refusal(_("The file is not a club export: “%(key)s” is missing or not a list.") % {"key": "records"})
+    records_ids = record_ids(records)
     parts = {key: _require(data, key) for key in
              ("users", "members", "sessions", "seats", "deals", "entries", "changes", "results", "chip_movements",
               "summaries")}
@@ -230,23 +240,22 @@ def import_club(data: Any) -> Club:
         if not verdict.ok:
             raise Refusal(_("The file's audit chain does not hold, so it was edited after it was exported; nothing "
                             "was imported. %(problem)s") % {"problem": verdict.message})
-    # Files exported before seat changes and the chain travelled have neither.
-    parts["seat_changes"] = _require(data, "seat_changes") if "seat_changes" in data else []
     User = get_user_model()
     owned: list[tuple[type[models.Model], str]] = [
         (Club, "club"), (Member, "members"), (Session, "sessions"), (Seat, "seats"), (Deal, "deals"),
         (Entry, "entries"), (DealChange, "changes"), (DealResult, "results"), (ChipMovement, "chip_movements"),
-        (SessionSummary, "summaries"), (SeatChange, "seat_changes"),
+        (SessionSummary, "summaries"),
     ]
     with transaction.atomic(), _timestamps_as_given(
         (Club, "created_at"), (Member, "created_at"), (Session, "created_at"), (Deal, "created_at"),
-        (Entry, "created_at"), (DealChange, "created_at"), (SessionSummary, "updated_at"), (SeatChange, "created_at"),
+        (Entry, "created_at"), (DealChange, "created_at"), (SessionSummary, "updated_at"),
     ):
         if Club.objects.filter(slug=club_data["slug"]).exists():
             raise Refusal(_("A club with the address “%(slug)s” already exists here; nothing was imported.")
                           % {"slug": club_data["slug"]})
-        for model, key in owned:
-            ids = [club_data["id"]] if key == "club" else [row["id"] for row in parts[key]]
+        wanted = [(model, [club_data["id"]] if key == "club" else [row["id"] for row in parts[key]])
+                  for model, key in owned]
+        for model, ids in [*wanted, *records_ids]:
             taken = _taken(model, ids)
             if taken:
                 raise Refusal(
@@ -321,22 +330,18 @@ def import_club(data: Any) -> Club:
                            finished_at=_parse_when(s["finished_at"]), updated_at=_parse_when(s["updated_at"]))
             for s in parts["summaries"]
         )
-        _import_chain(club, data, parts["seat_changes"], users)
+        import_records(records, users)
+        _import_chain(club, data)
         _reset_sequences([User, Club, Member, Session, Seat, Deal, Entry, DealChange, DealResult, ChipMovement,
-                          SessionSummary, SeatChange, ChainRecord])
+                          SessionSummary, ChainRecord, *(model for model, _ids in records_ids)])
         rebuild_club(club=club)
     return club
 
 
-def _import_chain(club: Club, data: dict[str, Any], parts_seat_changes: list[dict[str, Any]],
-                  users: dict[int, int]) -> None:
-    """The seat changes and the chain as the file has them, verified once written (a file
-    without a chain: its history sealed into a new one)."""
-    SeatChange.objects.bulk_create(
-        SeatChange(id=c["id"], session_id=c["session"], seat=c["seat"], was_id=c["was"], now_id=c["now"],
-                   author_id=users.get(c["author"]), created_at=_parse_when(c["created_at"]))
-        for c in parts_seat_changes
-    )
+def _import_chain(club: Club, data: dict[str, Any]) -> None:
+    """The chain as the file has it, verified once written with the rows (seat changes
+    included, restored among the club's records before it); a file without a chain: its
+    history sealed into a new one."""
     part = data.get("chain")
     if part is None:
         seal_club(club.pk)

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Literal
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from referee.presenters import rank_pad
 from referee.rules import GAMES, Game, MoneyRule
 
 #: One row read for a summary's facts (a ``values_list`` tuple).
@@ -108,6 +109,11 @@ class GamePages:
         return {}
 
     # -- the recording screen ------------------------------------------------------------------
+
+    def rank_pad(self, options: Mapping[str, Any], notation: str) -> list[dict[str, str]]:
+        """The rank buttons a deal with these options offers (the pad, the correction screen's
+        suggestions): every rank, unless the game plays a shorter deck."""
+        return rank_pad(notation)
 
     def screen(
         self, view: Mapping[str, Any], names: Sequence[str], notation: str, *,

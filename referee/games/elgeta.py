@@ -14,10 +14,19 @@ from typing import Any, cast
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from referee.presenters import RANKS_EN, cards_word, name_of, names_list, show_card, show_rank, split_card
+from referee.presenters import (
+    RANKS_EN,
+    cards_word,
+    name_of,
+    names_list,
+    rank_pad,
+    show_card,
+    show_rank,
+    split_card,
+)
 from referee.rules import CardError, format_card, parse_card
 from referee.rules.cards import parse_notation
-from referee.rules.elgeta import ElgetaView
+from referee.rules.elgeta import DECKS, DEFAULT_DECK, ElgetaView
 
 from .base import FactQuery, GamePages, Row, RuleText, and_list, plural_forms, tied_names, with_tied
 
@@ -49,6 +58,13 @@ class ElgetaPages(GamePages):
 
     def rule_texts(self) -> Mapping[str, RuleText]:
         return {
+            "deck": RuleText(
+                _("E5 deck"),
+                _("Any deck without jokers: 52 cards (2 to ace), 36 (6 to ace) or 32 (7 to ace). Each seat "
+                  "holds every card of its suit(s) in the deck; a card outside it is refused."),
+                {deck: _("%(cards)s cards: %(lowest)s–A") % {"cards": deck, "lowest": lowest}
+                 for deck, lowest in DECKS.items()},
+            ),
             "suits": RuleText(
                 _("Suits per seat"),
                 _("Which suit(s) each seat holds, seat by seat, e.g. “S C D H”, or “HD SC” for two players. "
@@ -77,6 +93,9 @@ class ElgetaPages(GamePages):
         counts = view["counts"]
         seats_in = set(view["in"])
         context: dict[str, Any] = {
+            # E5: the pad offers only the deck's ranks (a short deck has no twos to fives).
+            "rank_pad": self.rank_pad(view.get("options", {}), notation),
+            "deck_note": deck_note(view),
             "forecast_text": forecast_text,
             "can_finish": can_finish,
             "trick_number": view["tricks"] + 1,
@@ -94,6 +113,13 @@ class ElgetaPages(GamePages):
             entered = [list(r) if isinstance(r, list) else [] for r in typed] if isinstance(typed, list) else []
             context["rounds"] = trick_rows(state, view, names, notation, entered=entered or None)
         return context
+
+    def rank_pad(self, options: Mapping[str, Any], notation: str) -> list[dict[str, str]]:
+        """E5: only the deck's ranks, lowest first: 2..A, 6..A or 7..A. A deal recorded before E5
+        has no deck in its options: it was of the full deck."""
+        deck = options.get("deck", DEFAULT_DECK)
+        lowest = RANKS_EN.index(str(DECKS.get(deck, DECKS[DEFAULT_DECK])))
+        return [button for button in rank_pad(notation) if RANKS_EN.index(button["rank"]) >= lowest]
 
     def redraw_form(self, action: str, typed: Mapping[str, Any]) -> dict[str, Any]:
         """One more tie-break round, empty (the cards the referee knows fill it in)."""
@@ -266,6 +292,15 @@ class ElgetaPages(GamePages):
 
 
 PAGES = ElgetaPages()
+
+
+def deck_note(view: Mapping[str, Any]) -> str | None:
+    """A short deck said beside the trick form (the full deck goes without saying)."""
+    deck = view.get("options", {}).get("deck", DEFAULT_DECK)
+    if deck == DEFAULT_DECK or deck not in DECKS:
+        return None
+    return _("A %(cards)s-card deck: ranks %(lowest)s to A.") % {"cards": deck, "lowest": DECKS[deck]}
+
 
 
 def _forecast(forecast: Mapping[str, Any] | None, names: Sequence[str]) -> tuple[str | None, bool]:

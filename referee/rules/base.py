@@ -11,6 +11,7 @@ live in ``errors``, below ``cards`` and this module; they are re-exported here.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -142,6 +143,8 @@ class HouseRule:
     key: str
     kind: HouseRuleKind
     choices: tuple[object, ...] = ()
+    #: The table may draw it by lot instead of choosing it (the game's ``draw_by_lot``).
+    by_lot: bool = False
 
 
 S = TypeVar("S")
@@ -222,6 +225,13 @@ class Game(ABC, Generic[S]):
         (Mičiganas M3: the chips left on the prize cards shared out). Same shape as
         ``chip_movements``; empty for games that settle nothing at close."""
         return []
+
+    def draw_by_lot(self, key: str, players: int, rng: random.Random) -> object:
+        """A value of the house rule ``key`` (one marked ``by_lot``) drawn by lot for this many
+        players, written as the option is, so that it is stored like a chosen one."""
+        raise InvalidSetup(
+            gettext_noop("Option {key} of {game} is chosen, not drawn by lot."), key=key, game=self.name
+        )
 
     # -- the pieces every snapshot and view share ---------------------------------------------
 

@@ -2,10 +2,13 @@
 
 Rules (RULES.md section 1, read from the seed ``000_502ed600ba8c1367.txt``):
 
-* 2 to 4 players and a standard 52-card deck. With 4 players each holds the 13 cards of
-  one suit; with 3 one suit is left out; with 2 one holds both red suits (H, D) and the
-  other both black (S, C). Option ``suits`` says which suit(s) each seat holds. Every
-  player shuffles their own pile face down, so the referee never knows its order.
+* 2 to 4 players and any deck without jokers (E5, option ``deck``): 52 cards (ranks 2 to
+  ace, 13 a suit, the default), 36 (6 to ace, 9 a suit) or 32 (7 to ace, 8 a suit). With 4
+  players each holds every card of one suit; with 3 one suit is left out; with 2 one holds
+  both red suits (H, D) and the other both black (S, C). Option ``suits`` says which suit(s)
+  each seat holds; the table may draw them by lot (:func:`draw_suits`). Every player
+  shuffles their own pile face down, so the referee never knows its order. A card outside
+  the session's deck is refused naming the deck.
 * The first player (the seat after the dealer) leads the first trick. In a trick the
   players still in turn their top card in turn, the leader first, then clockwise. The
   highest rank takes every card on the table; suits never matter.
@@ -48,9 +51,9 @@ deal whose rest is forecast: its result, or a draw for a proven cycle).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
 from functools import lru_cache
 from typing import Any, ClassVar, TypedDict
 
@@ -61,7 +64,6 @@ from .base import (
     MoneyRule,
     Outcome,
     Unit,
-    competition_ranking,
     deal_over,
     entry_keys,
     entry_type,
@@ -69,15 +71,24 @@ from .base import (
     read_list,
 )
 from .cards import ACE, JACK, KING, QUEEN, SUITS, Card, CardError, Notation, card_from_text, format_card, parse_card
+from .elgeta_forecast import (
+    FORECAST_HORIZON,
+    Cycle,
+    Ending,
+    Forecast,
+    Projection,
+    Result,
+    play_out,
+    rank_seats,
+)
 from .errors import IllegalEntry, InvalidSetup, Seat, Term, gettext_noop, message_repr
 
 DEFAULT_SUITS: Mapping[int, tuple[str, ...]] = {2: ("HD", "SC"), 3: ("S", "C", "D"), 4: ("S", "C", "D", "H")}
 
-#: How many further tricks a forecast simulates before it gives up for now. Every random
-#: deal measured ends within a few thousand tricks; this bound keeps one forecast well
-#: under a second even for a deal that neither ends nor repeats soon. An unsettled
-#: forecast is simulated again once play reaches its horizon.
-FORECAST_HORIZON = 50_000
+#: E5: the decks the seed allows ("bet kokią kaladę be džokerių"), by size: each suit's lowest
+#: rank (a full deck runs down to the two, "iki dviakės"; the short ones stop at the six or seven).
+DECKS: Mapping[int, int] = {52: 2, 36: 6, 32: 7}
+DEFAULT_DECK = 52
 
 _MISSING: Any = object()
 
@@ -85,19 +96,6 @@ _RANK_PLURALS = {
     2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens", 8: "eights", 9: "nines",
     10: "tens", JACK: "jacks", QUEEN: "queens", KING: "kings", ACE: "aces",
 }
-
-
-class Ending(Enum):
-    """How a deal ends."""
-
-    #: One player holds every card.
-    LAST_PLAYER = "last_player"
-    #: E2: one player holds every ace in play.
-    ALL_ACES = "all_aces"
-    #: E1: nobody could add a card to a tie-break round: a draw.
-    NO_CARDS = "no_cards"
-    #: E3: the deal provably repeats for ever and was closed as a draw.
-    CYCLE = "cycle"
 
 
 # -- the state -------------------------------------------------------------------------------
@@ -109,6 +107,12 @@ class ElgetaOptions:
     all_aces: bool
     strict_order: bool
     notation: Notation
+    deck: int = DEFAULT_DECK
+
+    @property
+    def lowest(self) -> int:
+        """The lowest rank in the deck (2, 6 or 7)."""
+        return DECKS[self.deck]
 
 
 @dataclass(frozen=True)
@@ -133,34 +137,6 @@ class TrickRecord:
     #: None when nobody could add a card to a tie-break round (E1 draw).
     taker: int | None
     out: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Result:
-    """How a deal ended (or, inside a forecast, will end)."""
-
-    ending: Ending
-    winner: int | None
-    #: Seats sharing first place: the winner alone, or everyone in a draw.
-    first: tuple[int, ...]
-    placements: tuple[int, ...]
-    #: Closed by a ``finish`` entry from the forecast rather than played to the end.
-    by_finish: bool = False
-
-
-@dataclass(frozen=True)
-class Projection:
-    """A forecast as stored in the state, in absolute trick numbers so it never needs updating.
-
-    ``result`` None means the simulation reached ``until`` without the deal ending or
-    repeating; otherwise ``until`` is the trick after which the deal ends (or, for a cycle,
-    after which the first repetition is proven).
-    """
-
-    result: Result | None
-    until: int
-    cycle_length: int | None = None
-    cycle_start: int | None = None
 
 
 @dataclass(frozen=True)
@@ -192,34 +168,6 @@ class ExpectedCard:
     possible: frozenset[Card]
 
 
-@dataclass(frozen=True)
-class Cycle:
-    length: int
-    #: Further tricks before the repeating part begins (0: it already has).
-    starts_after: int
-
-
-@dataclass(frozen=True)
-class Forecast:
-    """The rest of a determined deal, counted from the state it was asked for.
-
-    ``ending`` None: the deal neither ends nor repeats within the next ``tricks`` tricks
-    (the horizon); the referee looks further once play gets there.
-    """
-
-    ending: Ending | None
-    winner: int | None
-    winners: tuple[int, ...]
-    #: Further tricks until the deal ends, or until the cycle's first repetition.
-    tricks: int
-    cycle: Cycle | None
-    placements: tuple[int, ...]
-
-    @property
-    def settled(self) -> bool:
-        return self.ending is not None
-
-
 # -- small pure pieces of the rules ----------------------------------------------------------
 
 
@@ -248,89 +196,6 @@ def trick_taker(rounds: Sequence[Sequence[Card | None]]) -> int | None:
     """
     best = highest(rounds[-1])
     return best[0] if len(best) == 1 else None
-
-
-def rank_seats(out_at: Sequence[int | None], first: Sequence[int], held: Sequence[int]) -> tuple[int, ...]:
-    """Placements: ``first`` share 1st; others still in by cards held (E2, more is better);
-    the rest by the trick they went out in (later is better, the same trick shares a place)."""
-    top = 1 << 62
-    scores = [
-        3 * top if seat in first else (2 * top + held[seat] if when is None else when)
-        for seat, when in enumerate(out_at)
-    ]
-    return competition_ranking(scores)
-
-
-def play_out(
-    piles: list[bytearray],
-    leader: int,
-    out_at: list[int | None],
-    tricks: int,
-    *,
-    all_aces: bool,
-    aces: int,
-    limit: int = FORECAST_HORIZON,
-) -> Projection:
-    """Simulate a deal whose every pile is known (ranks, top first) until it ends or repeats.
-
-    ``piles`` and ``out_at`` are consumed. Suits never matter, so ranks alone fix the rest
-    of the deal, and a recurring position (every pile by rank, and the leader) proves an
-    endless cycle. Positions are kept as bytes keyed by the trick they were seen at; a
-    player going out makes every earlier position unreachable, so that forgets them.
-    """
-    seats = [seat for seat, when in enumerate(out_at) if when is None]
-    seen: dict[bytes, int] = {}
-    join = b"\xff".join
-    stop = tricks + limit
-    while True:
-        key = join(piles) + bytes((leader,))
-        seen_at = seen.setdefault(key, tricks)
-        if seen_at != tricks:
-            first = tuple(seats)
-            result = Result(Ending.CYCLE, None, first, rank_seats(out_at, first, [len(p) for p in piles]))
-            return Projection(result, tricks, cycle_length=tricks - seen_at, cycle_start=seen_at)
-        if tricks >= stop:
-            return Projection(None, tricks)
-        at = seats.index(leader)
-        order = seats[at:] + seats[:at]
-        table = bytearray()
-        while True:
-            best = 0
-            taker = -1
-            tie = False
-            for seat in order:
-                pile = piles[seat]
-                if pile:
-                    card = pile[0]
-                    del pile[0]  # O(1): bytearray drops its head in place
-                    table.append(card)
-                    if card > best:
-                        best, taker, tie = card, seat, False
-                    elif card == best:
-                        tie = True
-            if not best:
-                first = tuple(sorted(order))
-                result = Result(Ending.NO_CARDS, None, first, rank_seats(out_at, first, [0] * len(piles)))
-                return Projection(result, tricks + 1)
-            if not tie:
-                break
-        piles[taker] += table
-        leader = taker
-        tricks += 1
-        gone = [seat for seat in order if not piles[seat]]
-        if gone:
-            for seat in gone:
-                out_at[seat] = tricks
-            seats = [seat for seat in seats if piles[seat]]
-            seen.clear()
-            if len(seats) == 1:
-                first = (taker,)
-                result = Result(Ending.LAST_PLAYER, taker, first, rank_seats(out_at, first, [len(p) for p in piles]))
-                return Projection(result, tricks)
-        if all_aces and ACE in table and piles[taker].count(ACE) == aces:
-            first = (taker,)
-            result = Result(Ending.ALL_ACES, taker, first, rank_seats(out_at, first, [len(p) for p in piles]))
-            return Projection(result, tricks)
 
 
 # -- reading a trick ---------------------------------------------------------------------------
@@ -404,6 +269,31 @@ def _read_card(value: object, notation: Notation) -> Card:
 # -- options -----------------------------------------------------------------------------------
 
 
+def read_deck(value: object) -> int:
+    """Option ``deck`` (E5): 52, 36 or 32 cards."""
+    # Only whole numbers: 52.0 compares equal to 52 but is not how a deck is written.
+    if not isinstance(value, int) or isinstance(value, bool) or value not in DECKS:
+        raise InvalidSetup(
+            gettext_noop("Option deck must be 52, 36 or 32 (cards in the deck), not {value}."),
+            value=message_repr(value),
+        )
+    return value
+
+
+def draw_suits(players: int, rng: random.Random) -> tuple[str, ...]:
+    """The seats' suits drawn by lot ("galima tai nustatyti ir burtų keliu"), each possible
+    deal of the suits equally likely: 4 players, an order of the four suits (24); 3, three of
+    the four in some order (24); 2, which seat gets the reds and which the blacks (2).
+    Written like the option ``suits``, so a drawn deal is stored as a chosen one."""
+    if players == 2:
+        return rng.choice((("HD", "SC"), ("SC", "HD")))
+    if players not in DEFAULT_SUITS:
+        raise InvalidSetup(
+            gettext_noop("Suits are drawn for 2 to 4 players, not {count}."), count=message_repr(players)
+        )
+    return tuple(rng.sample(SUITS, players))
+
+
 def read_suits(value: object, players: int) -> tuple[str, ...]:
     """Option ``suits``: one string of suit letters per seat, dealt as RULES.md says."""
     if value is None:
@@ -462,8 +352,15 @@ class Elgeta(Game[ElgetaState]):
     name_lt = "Elgeta"
     min_players = 2
     max_players = 4
-    option_defaults: ClassVar[Mapping[str, object]] = {"suits": None, "all_aces": True, "strict_order": True}
-    house_rules = (HouseRule("suits", "suits"), HouseRule("all_aces", "bool"), HouseRule("strict_order", "bool"))
+    option_defaults: ClassVar[Mapping[str, object]] = {
+        "deck": DEFAULT_DECK, "suits": None, "all_aces": True, "strict_order": True,
+    }
+    house_rules = (
+        HouseRule("deck", "choice", tuple(DECKS)),
+        HouseRule("suits", "suits", by_lot=True),
+        HouseRule("all_aces", "bool"),
+        HouseRule("strict_order", "bool"),
+    )
     unit = Unit("deals_won", gettext_noop("deals won"))
     money_rule = MoneyRule.PAIR_DIFFERENCE
 
@@ -477,8 +374,9 @@ class Elgeta(Game[ElgetaState]):
             all_aces=read_bool(opts["all_aces"], "all_aces"),
             strict_order=read_bool(opts["strict_order"], "strict_order"),
             notation=opts["notation"],
+            deck=read_deck(opts["deck"]),
         )
-        piles = tuple(Pile(_own_cards(held), ()) for held in suits)
+        piles = tuple(Pile(_own_cards(held, rules.lowest), ()) for held in suits)
         return ElgetaState(
             players=players, dealer=dealer, options=rules, piles=piles, leader=(dealer + 1) % players,
             tricks=0, out_at=(None,) * players, table=(), last=None, result=None, projection=None,
@@ -486,6 +384,11 @@ class Elgeta(Game[ElgetaState]):
 
     def seats(self, state: ElgetaState) -> tuple[int, int]:
         return state.players, state.dealer
+
+    def draw_by_lot(self, key: str, players: int, rng: random.Random) -> object:
+        if key == "suits":
+            return list(draw_suits(players, rng))
+        return super().draw_by_lot(key, players, rng)
 
     # -- entries -------------------------------------------------------------------------------
 
@@ -509,7 +412,8 @@ class Elgeta(Game[ElgetaState]):
         rules = state.options
         order = play_order(state.leader, state.out_at)
         hands = {
-            seat: _Hand(seat, state.piles[seat], _own_cards(rules.suits[seat]), rules.strict_order) for seat in order
+            seat: _Hand(seat, state.piles[seat], _own_cards(rules.suits[seat], rules.lowest), rules.strict_order)
+            for seat in order
         }
         in_play = frozenset("".join(rules.suits))
         on_table: set[Card] = set()
@@ -535,7 +439,7 @@ class Elgeta(Game[ElgetaState]):
                     number=number - 1, player=Seat(taker), card=_taking_card(rounds),
                     extra=number,
                 )
-            cards = self._round(number, raw, order, hands, in_play, on_table, rules.notation)
+            cards = self._round(number, raw, order, hands, in_play, on_table, rules)
             table.extend(card for card in cards if card is not None)
             rounds.append(cards)
             best = highest(cards)
@@ -563,7 +467,7 @@ class Elgeta(Game[ElgetaState]):
         hands: Mapping[int, _Hand],
         in_play: frozenset[str],
         on_table: set[Card],
-        notation: Notation,
+        rules: ElgetaOptions,
     ) -> tuple[Card | None, ...]:
         if not isinstance(raw, list):
             raise IllegalEntry(
@@ -604,7 +508,14 @@ class Elgeta(Game[ElgetaState]):
                     gettext_noop("{player} has no cards left to add in round {number}: write null for them."),
                     player=Seat(seat), number=number,
                 )
-            card = _read_card(text, notation)
+            card = _read_card(text, rules.notation)
+            if card.rank < rules.lowest:
+                raise IllegalEntry(
+                    gettext_noop(
+                        "The {card} is not in this deal: the {deck}-card deck has only the ranks {lowest} to {ace}."
+                    ),
+                    card=card, deck=rules.deck, lowest=Card(rules.lowest), ace=Card(ACE),
+                )
             if card in on_table:
                 raise IllegalEntry(gettext_noop("The {card} is already on the table in this trick."), card=card)
             if card.suit not in in_play:
@@ -804,6 +715,8 @@ class Elgeta(Game[ElgetaState]):
             all_aces=bool(options["all_aces"]),
             strict_order=bool(options["strict_order"]),
             notation="lt" if options["notation"] == "lt" else "en",
+            # Snapshots from before E5 were all of the full deck.
+            deck=read_deck(options.get("deck", DEFAULT_DECK)),
         )
         last = data["last"]
         projection = data.get("projection", _MISSING)
@@ -847,9 +760,10 @@ class Elgeta(Game[ElgetaState]):
 
 
 @lru_cache(maxsize=64)
-def _own_cards(suits: str) -> frozenset[Card]:
-    """The cards a seat was dealt (cached: a new trick must not rebuild them)."""
-    return frozenset(Card(rank, suit) for suit in suits for rank in range(2, ACE + 1))
+def _own_cards(suits: str, lowest: int) -> frozenset[Card]:
+    """The cards a seat was dealt: its suits from the deck's lowest rank to the ace (cached: a
+    new trick must not rebuild them)."""
+    return frozenset(Card(rank, suit) for suit in suits for rank in range(lowest, ACE + 1))
 
 
 def _aces(pile: Pile) -> int:
@@ -905,6 +819,7 @@ def _result_from(data: Any) -> Result | None:
 
 def _options_dict(options: ElgetaOptions) -> ElgetaOptionsView:
     return {
+        "deck": options.deck,
         "suits": list(options.suits),
         "all_aces": options.all_aces,
         "strict_order": options.strict_order,
@@ -1009,6 +924,7 @@ def _last_dict(state: ElgetaState) -> FinishView | TrickView | None:
 
 
 class ElgetaOptionsView(TypedDict):
+    deck: int
     suits: list[str]
     all_aces: bool
     strict_order: bool

@@ -2,10 +2,9 @@
 
 On a club night the worker's task takes one stream's waiting events: finished deals that all
 come after the latest rated one. ``scoring.ratings.settle`` rates them in one pass; through the
-ORM that pass cost about 26 ms of the worker's CPU for two streams, whatever the number of
-deals (twenty statements, each compiled afresh), and 1.2 ms more per deal. A Velnias table
-finishes a deal every second request, so the worker spent 1.5 ms per request of a 16-table
-Velnias night, a seventh of the server's CPU (``bench/bench_tables.py``, 2 December 2026).
+ORM that pass compiled twenty statements afresh for every run, whatever the number of deals;
+a Velnias table finishes a deal every second request, so on a busy night the worker spent a
+seventh of the server's CPU there (``bench/bench_tables.py``; docs/measurements.md).
 
 Here the same pass is three prepared statements per stream (``db.prepared``): the
 stream's lock, one read of everything the run needs, and one write of everything it changes.

@@ -63,13 +63,11 @@ def within_aim(times: list[float]) -> None:
     second). A game's own test may ask more of its taps (Rūkas: a median under 50 ms).
 
     Why not every tap: Chromium's traces of the slow taps show the main thread waiting for a
-    core, not working. A tap costs the page 6-18 ms of CPU (the engine's worker a few more),
-    but one 404 ms task used 12.6 ms of it: the rest it waited, with the page sharing two
-    cores with every other test run here (load average 10-20). Until 1 December 2026 the first
-    tap after a load was the slow one most runs (38-301 ms, half over 190, against 10-60 ms
-    after): its verdict was the first the drawing code ever drew. The warm-up now also draws a
-    verdict into a copy of the screen nobody sees (offline.js), and the first tap measures like
-    the others (17-46 ms in 8 runs at load 10-12), so it is held to the same bounds."""
+    core, not working, with the page sharing two cores with every other test run here. The
+    first tap after a load used to be the slow one (its verdict was the first the drawing code
+    ever drew); the warm-up now also draws a verdict into a copy of the screen nobody sees
+    (offline.js), so the first tap is held to the same bounds as the others. The traces'
+    figures are in docs/measurements.md."""
     ordered = sorted(times)
     assert statistics.median(ordered) < 100, ordered
     assert sum(t >= 100 for t in ordered) <= math.ceil(len(ordered) / 5), ordered

@@ -23,6 +23,8 @@ RANKS_LT = {11: "V", 12: "D", 13: "K", 14: "T"}
 SYMBOLS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
 LT_WORDS = {"S": "vynai", "C": "kryžiai", "D": "būgnai", "H": "širdys"}
 DEFAULT_SUITS = {2: ["HD", "SC"], 3: ["S", "C", "D"], 4: ["S", "C", "D", "H"]}
+#: E5: each deck's lowest rank (RULES.md section 1: 52 cards 2..A, 36 6..A, 32 7..A).
+DECK_LOWEST = {52: 2, 36: 6, 32: 7}
 
 Card = tuple[int, str]
 
@@ -38,6 +40,8 @@ def random_options(rng: random.Random, players: int | None = None) -> dict[str, 
             options["suits"] = pair
         else:
             options["suits"] = rng.sample(["S", "C", "D", "H"], players)
+    if rng.random() < 0.6:
+        options["deck"] = rng.choice(list(DECK_LOWEST))
     if rng.random() < 0.5:
         options["all_aces"] = rng.random() < 0.7
     if rng.random() < 0.3:
@@ -78,8 +82,9 @@ def random_deal(
     notation = options.get("notation", "en")
     aces = sum(len(held) for held in suits)
     piles: list[deque[Card]] = []
+    lowest = DECK_LOWEST[options.get("deck", 52)]
     for held in suits:
-        cards = [(rank, suit) for suit in held for rank in range(2, 15)]
+        cards = [(rank, suit) for suit in held for rank in range(lowest, 15)]
         rng.shuffle(cards)
         piles.append(deque(cards))
     own_left = [len(pile) for pile in piles]

@@ -13,7 +13,8 @@ import pytest
 
 from referee.rules import GAMES, InvalidSetup
 from referee.rules.cards import Card
-from referee.rules.elgeta import Cycle, ElgetaState, Ending, ExpectedCard, Forecast, play_out, trick_taker
+from referee.rules.elgeta import ElgetaState, ExpectedCard, trick_taker
+from referee.rules.elgeta_forecast import Cycle, Ending, Forecast, play_out
 from tests.rules.refusals import refusal
 
 G = GAMES["elgeta"]
@@ -480,14 +481,16 @@ def test_unknown_option_and_player_counts() -> None:
     with pytest.raises(InvalidSetup) as err:
         G.new_deal(players=4, dealer=0, options={"drop": True})
     assert str(err.value) == (
-        "Unknown option drop for Elgeta; the valid options are all_aces, notation, strict_order, suits."
+        "Unknown option drop for Elgeta; the valid options are all_aces, deck, notation, strict_order, suits."
     )
 
 
 def test_option_defaults() -> None:
-    """Defaults: E2 all_aces on, E4 strict_order on, English notation."""
+    """Defaults: E5 the full 52-card deck, E2 all_aces on, E4 strict_order on, English notation."""
     options = G.view(G.new_deal(players=4, dealer=0))["options"]
-    assert options == {"suits": ["S", "C", "D", "H"], "all_aces": True, "strict_order": True, "notation": "en"}
+    assert options == {
+        "deck": 52, "suits": ["S", "C", "D", "H"], "all_aces": True, "strict_order": True, "notation": "en",
+    }
 
 
 def test_lithuanian_notation() -> None:

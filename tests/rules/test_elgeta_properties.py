@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.rules import GAMES, IllegalEntry
-from referee.rules.elgeta import ElgetaState, Ending
+from referee.rules.elgeta import ElgetaState
+from referee.rules.elgeta_forecast import Ending
 
 from .playout_elgeta import random_deal, random_options
 
@@ -22,7 +23,9 @@ player_counts = st.sampled_from([2, 3, 4])
 
 
 def dealt(state: ElgetaState) -> int:
-    return 13 * sum(len(held) for held in state.options.suits)
+    """The cards dealt: the deck's cards per suit (13, 9 or 8) for every suit in play."""
+    per_suit = {52: 13, 36: 9, 32: 8}[state.options.deck]
+    return per_suit * sum(len(held) for held in state.options.suits)
 
 
 def held(state: ElgetaState) -> int:

@@ -2,9 +2,9 @@
 literal statement on PostgreSQL.
 
 Every API request starts here (a table's tablet sends its token with each entry). A profile of
-the gunicorn workers under bench/bench_tables.py (py-spy --gil, 16 tables, 1 December 2026)
-put a third of their CPU in ``TokenAuthentication.authenticate_credentials``, most of it the
-ORM compiling the token-and-user join (``select_related``) anew for every request. The
+the gunicorn workers under many tables put a third of their CPU in
+``TokenAuthentication.authenticate_credentials``, most of it the ORM compiling the
+token-and-user join (``select_related``) anew for every request (docs/measurements.md). The
 statement below is that join, written out; the answer is the same rows, read at every request
 as before (no cache: a deleted token or a deactivated user is refused at once). Other databases
 (SQLite) take REST framework's own path. tests/api/test_token_statement.py holds the

@@ -160,6 +160,16 @@ def _strengths(evening: Evening) -> dict[int, float]:
     return strengths(club_id=evening.club_id, game=evening.game)
 
 
+def _arrive_or_leave(request: Request, pk: int, change: Any) -> Response:
+    """Arriving and leaving read the same body and answer the same detail; only the service differs."""
+    evening = _evening_for(request.user, pk)
+    data = MemberRefSerializer(data=request.data)
+    data.is_valid(raise_exception=True)
+    member = _member(evening.club, data.validated_data["member"])
+    change(evening=evening, member=member, user=request.user, strengths=_strengths(evening))
+    return _detail(request.user, pk)
+
+
 class EveningListView(APIView):
     @extend_schema(responses={200: EveningSerializer(many=True), **ERRORS}, tags=["club nights"])
     def get(self, request: Request, slug: str) -> Response:
@@ -190,24 +200,14 @@ class EveningArriveView(APIView):
     @extend_schema(request=MemberRefSerializer, responses={200: EveningDetailSerializer, **ERRORS},
                    tags=["club nights"], summary="A member arrives (placed from the next round not yet started)")
     def post(self, request: Request, pk: int) -> Response:
-        evening = _evening_for(request.user, pk)
-        data = MemberRefSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        member = _member(evening.club, data.validated_data["member"])
-        services.player_arrive(evening=evening, member=member, user=request.user, strengths=_strengths(evening))
-        return _detail(request.user, pk)
+        return _arrive_or_leave(request, pk, services.player_arrive)
 
 
 class EveningLeaveView(APIView):
     @extend_schema(request=MemberRefSerializer, responses={200: EveningDetailSerializer, **ERRORS},
                    tags=["club nights"], summary="A member leaves (taken out of the rounds not yet started)")
     def post(self, request: Request, pk: int) -> Response:
-        evening = _evening_for(request.user, pk)
-        data = MemberRefSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        member = _member(evening.club, data.validated_data["member"])
-        services.player_leave(evening=evening, member=member, user=request.user, strengths=_strengths(evening))
-        return _detail(request.user, pk)
+        return _arrive_or_leave(request, pk, services.player_leave)
 
 
 class EveningDrawView(APIView):

@@ -61,12 +61,13 @@ def entry_correct_page(request: HttpRequest, pk: int, seq: int) -> HttpResponse:
             context["error"] = error.message
             status = error.status
     context["fields"] = _fields(payload, entry.result, names, pages.words(), pages.field_choices)
-    context.update(_card_hints(context["fields"], pages.card_fields, session.notation))
+    context.update(_card_hints(context["fields"], pages.card_fields, session.notation,
+                               pages.rank_pad(deal.options or {}, session.notation)))
     return render(request, "referee/deal_correct.html", context, status=status)
 
 
 def _card_hints(
-    fields: list[dict[str, Any]], card_fields: Mapping[str, str], notation: str
+    fields: list[dict[str, Any]], card_fields: Mapping[str, str], notation: str, pad: list[dict[str, str]]
 ) -> dict[str, Any]:
     """Card fields offer what the recording screen's pads offer: the session's ranks (or every
     card, rank and suit as the table writes them) as suggestions to pick from while typing,
@@ -80,7 +81,7 @@ def _card_hints(
             kinds.add(kind)
     if not kinds:
         return {}
-    ranks = [pad["label"] for pad in presenters.rank_pad(notation)]
+    ranks = [button["label"] for button in pad]  # the deal's pad: a short deck's ranks only
     suits = [{"symbol": presenters.SUIT_SYMBOLS[s], "letter": s.lower(), "name": presenters.suit_name(s)}
              for s in SUITS]
     cards = [rank + suit["symbol"] for rank in reversed(ranks) for suit in suits] if "card" in kinds else []

@@ -3,6 +3,7 @@ rules), then the first deal's start page."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -34,6 +35,15 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
         }, status=403 if request.method == "POST" else 200)
     members = selectors.active_members(club)
     status = 200
+    lots: dict[str, list[dict[str, str]]] = {}
+    if request.method == "POST" and request.POST.get("draw"):
+        # A house rule drawn by lot: the form comes back with the draw in its field, nothing started.
+        form = SessionStartForm(request.POST, members=members)
+        values, lots, errors = draw_by_lot(form, request.POST["draw"])
+        return render(request, "referee/session_new.html", {
+            "club": club, "role": role, "can_record": True, "members": members, "errors": errors,
+            "form": form.shown(), "games": house_rules(values, lots), "chosen": form.seats(),
+        }, status=400 if errors else 200)
     if request.method == "POST":
         form = SessionStartForm(request.POST, members=members)
         if form.is_valid():
@@ -54,9 +64,44 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
     }, status=status)
 
 
-def house_rules(values: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def draw_by_lot(
+    form: SessionStartForm, name: str
+) -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, str]]], dict[str, str]]:
+    """Draw the house rule whose field is ``name`` by lot for the players seated on the form
+    ("galima tai nustatyti ir burtų keliu"): the values to show (the draw in its field, like a
+    choice, so starting the session stores it), what was drawn per seat, and a refusal by field."""
+    form.is_valid()  # reads the seats and the rules typed so far; the rest is judged at the start
+    values = form.option_values()
+    found = [(slug, rule) for slug in GAMES for rule in GAMES[slug].house_rules
+             if rule.by_lot and f"opt_{slug}_{rule.key}" == name]
+    if not found:
+        return values, {}, {"form": _("There is nothing to draw by lot there.")}
+    slug, rule = found[0]
+    game = GAMES[slug]
+    if form.cleaned_data.get("game") != slug:
+        return values, {}, {name: _("Choose %(game)s as the game first.") % {"game": dict(GAME_CHOICES)[slug]}}
+    players = form.players
+    if not game.min_players <= len(players) <= game.max_players:
+        return values, {}, {name: _(
+            "Seat the players first: the draw is for the %(low)s to %(high)s players at the table; %(count)s chosen."
+        ) % {"low": game.min_players, "high": game.max_players, "count": len(players)}}
+    drawn = game.draw_by_lot(rule.key, len(players), random.SystemRandom())
+    values = {slug: {**values.get(slug, {}), rule.key: drawn}}
+    held = drawn if isinstance(drawn, list) else []
+    lot = [
+        {"name": member.name, "symbols": " ".join(presenters.SUIT_SYMBOLS[s] for s in suits),
+         "words": ", ".join(presenters.suit_name(s) for s in suits)}
+        for member, suits in zip(players, held, strict=False)
+    ]
+    return values, {name: lot}, {}
+
+
+def house_rules(
+    values: dict[str, dict[str, Any]], lots: dict[str, list[dict[str, str]]] | None = None
+) -> list[dict[str, Any]]:
     """Every game's house-rule fields as the form shows them: label, explanation, choices, the
-    value shown (``values[game][rule]`` when given, else the default) and the default in words."""
+    value shown (``values[game][rule]`` when given, else the default), the default in words, and
+    for a rule the table may draw by lot, what was just drawn (``lots`` by field name)."""
     rank_labels = {"A": _("Ace of"), "K": _("King of"), "Q": _("Queen of"), "J": _("Jack of")}
     games = []
     for slug, label in GAME_CHOICES:
@@ -70,7 +115,8 @@ def house_rules(values: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
             text = texts[key]
             field: dict[str, Any] = {
                 "key": key, "kind": kind, "name": f"opt_{slug}_{key}", "label": text.label, "help": text.help,
-                "value": value, "default": default,
+                "value": value, "default": default, "by_lot": rule.by_lot,
+                "lot": (lots or {}).get(f"opt_{slug}_{key}"),
             }
             if kind == "choice":
                 field["choices"] = [{"value": c, "label": text.choices[c]} for c in rule.choices]

@@ -105,6 +105,8 @@ class HouseRuleField(forms.Field):
         if kind == "bool":
             return text in ("1", "on", "true")
         if kind == "choice":
+            if not text:
+                return None  # not posted (a rule the game gained since the page was loaded): the default
             for choice in self.rule.choices:
                 if str(choice) == text:
                     return choice

@@ -37,6 +37,14 @@ export async function onChange(status) {
   if (isClientDealId(deal)) {
     const server = await O.queue.serverDealId(deal);
     if (server !== null) {
+      // The server's page of the deal is fetched first (so the service worker keeps it), and
+      // only then is the device's drawing let go: a reload or a lost network in between still
+      // finds this deal, not the one before it. Unreachable now: the next change tries again.
+      try {
+        if (!(await fetch(dealUrl(server), { credentials: "same-origin" })).ok) return undefined;
+      } catch (error) {
+        return undefined;
+      }
       dropDevice(deal);
       note(S.T.offline_table.moving);
       window.location.assign(dealUrl(server));

@@ -8,7 +8,7 @@
    the deal before this device's first entry in it and the entries recorded here since), so a
    reload while offline (the service worker serves the page) draws the same screen again. */
 
-import { S, current, seq } from "./shared.js";
+import { S, current, dealUrl, seq } from "./shared.js";
 import { isClientDealId } from "../offline/queue.js";
 import { wireDrafts } from "./draft-forms.js";
 import { baseTotals, drawFreshDeal, drawHeading, drawState } from "./offline-view.js";
@@ -150,7 +150,13 @@ export async function countHere() {
 export async function redraw() {
   const deal = shownDeal();
   const kept = loadDevice(deal);
-  if (!kept) return;
+  if (!kept) {
+    // A deal started here that the server has since accepted: its drawing was let go once the
+    // server's own page of it was kept, so that page is the deal (never the deal before it).
+    const server = isClientDealId(deal) ? await O.queue.serverDealId(deal) : null;
+    if (server !== null) window.location.replace(dealUrl(server));
+    return;
+  }
   O.waitingHere = await countHere();
   const pageSeq = seq();
   const newer = isClientDealId(deal) || kept.seq > pageSeq;
