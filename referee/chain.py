@@ -14,8 +14,10 @@ the first record linking to ``GENESIS``.
 Appending takes the lock of the club's ``ChainHead`` row, inside the transaction (or the one
 statement) of the write it records: the record commits or rolls back with that write, and two
 tables of one club number their records one after the other, with no gap. The lock is held
-from the append to the commit, so the hot path appends in its last statement (a mid-deal entry
-on PostgreSQL holds it for that statement only). On PostgreSQL the head is advanced and the
+from the append to the commit, so the hot path appends in its store statement (a mid-deal entry
+on PostgreSQL holds it for that statement only). Every writer takes the head before scoring's
+rows (a finishing entry's results and aggregates follow its store), never after them: two
+writers taking the two in opposite orders could deadlock. On PostgreSQL the head is advanced and the
 record inserted by one statement that hashes in the database (``sha256``, PostgreSQL 11 and
 newer); elsewhere (SQLite) Python hashes the same text under the head row's lock.
 """

@@ -57,3 +57,55 @@ def test_two_tables_at_once_keep_a_gapless_valid_chain(club_setup: dict[str, Any
     verdict = verify_club(club.pk)
     assert verdict.ok, verdict.message
     assert verdict.head_seq == 2 * ENTRIES + 2
+
+
+def test_deals_finishing_at_two_tables_and_a_seat_correction_keep_a_valid_chain(
+    club_setup: dict[str, Any], require_postgres: None
+) -> None:
+    """Finishing entries take the chain head, then scoring's aggregates; a seat correction of a
+    third table, played by the same members, takes them in the same order: nobody deadlocks."""
+    from referee.seat_corrections import seat_correct
+    from tests.scoring.helpers import velnias_end
+
+    club, scorer, members = club_setup["club"], club_setup["users"]["scorer"], club_setup["members"]
+    names = (("admin", "scorer", "member"), ("member", "scorer", "admin"), ("scorer", "admin", "member"))
+    tables = [services.session_start(club=club, game="velnias", user=scorer, players=[members[n] for n in seat])
+              for seat in names]
+    corrected = tables[2]
+    deal = services.deal_start(session=corrected, user=scorer)
+    services.entry_add(deal_id=deal.pk, payload=velnias_end("empty_hand", 0, [0, 4, 2]), user=scorer)
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(3)
+
+    def finish(session: Any) -> None:
+        try:
+            barrier.wait(timeout=10)
+            for _round in range(4):
+                started = services.deal_start(session=session, user=scorer)
+                services.entry_add(deal_id=started.pk, payload=velnias_end("empty_hand", 0, [0, 4, 2]), user=scorer)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    def correct() -> None:
+        try:
+            barrier.wait(timeout=10)
+            for member in ("Petras", "Asta", "Tomas", "Eglė"):
+                seat_correct(session=corrected, seat=2, member=members[member], user=scorer)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=finish, args=(s,)) for s in tables[:2]] + [threading.Thread(target=correct)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert errors == []
+    seqs = list(ChainRecord.objects.filter(club=club).order_by("seq").values_list("seq", flat=True))
+    # Three starts, the third table's entry, 2 x 4 finishing entries, four seat changes.
+    assert seqs == list(range(1, 3 + 1 + 8 + 4 + 1))
+    verdict = verify_club(club.pk)
+    assert verdict.ok, verdict.message
