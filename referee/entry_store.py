@@ -35,7 +35,7 @@ from django.utils.translation import gettext as _
 
 from db import prepared
 
-from . import signals
+from . import chain, signals
 from .errors import NotFound
 from .models import Deal, Entry, Member, Session
 from .permissions import signed_in_id
@@ -211,9 +211,10 @@ def _converters(model: type[Model], db: Any) -> _Converters:
 
 # -- the store -------------------------------------------------------------------------------
 
-# The entry and the deal's snapshot in one round trip. A key the deal already holds skips the
-# insert (the partial unique constraint idempotency_key_unique_per_deal), and then the
-# snapshot is not saved either: the caller answers the retry with the stored entry.
+# The entry, the deal's snapshot and the entry's record of the club's audit chain in one round
+# trip. A key the deal already holds skips the insert (the partial unique constraint
+# idempotency_key_unique_per_deal), and then neither the snapshot nor the record is written:
+# the caller answers the retry with the stored entry.
 STORE_ENTRY_SQL = """
 WITH e AS (
     INSERT INTO "referee_entry" (deal_id, seq, payload, result, author_id, created_at, idempotency_key, active)
@@ -223,8 +224,7 @@ WITH e AS (
 ), d AS (
     UPDATE "referee_deal" SET seq = %s, state = %s, status = %s, finished_at = %s, revision = %s
      WHERE id = %s AND EXISTS (SELECT 1 FROM e)
-)
-SELECT id FROM e
+)""" + chain.ENTRY_LINK_SQL + """SELECT id FROM e
 """
 
 #: What an entry changes in its deal's row.
@@ -242,7 +242,13 @@ def store_entry(entry: Entry, deal: Deal) -> bool:
     db = prepared.database()
     values = [f.get_db_prep_save(f.pre_save(entry, True), db) for f in entry_fields]
     values += [f.get_db_prep_save(getattr(deal, f.attname), db) for f in _snapshot_fields()]
-    return _store(STORE_ENTRY_SQL, [*values, deal.pk], entry, deal)
+    return _store(STORE_ENTRY_SQL, [*values, deal.pk, *_link(entry, deal)], entry, deal)
+
+
+def _link(entry: Entry, deal: Deal) -> list[Any]:
+    """The chain record's parameters of a store statement (the entry's ``created_at`` set)."""
+    session = deal.session
+    return chain.link_params(session.club_id, chain.of_entry(entry, deal, session.pk))
 
 
 def _store(sql: str, values: list[Any], entry: Entry, deal: Deal) -> bool:
@@ -261,19 +267,21 @@ def _store(sql: str, values: list[Any], entry: Entry, deal: Deal) -> bool:
 
 
 # The plain entry in one statement and no lock held before it: the deal's snapshot is saved only
-# if its revision is still the one the entry was refereed against, and the entry is inserted
-# only if it was. Every write of a deal's entries bumps its revision in the same transaction,
-# under the deal row's lock, so an unchanged revision means unchanged entries: neither unique
-# constraint can refuse this insert. Outside a transaction the statement commits by itself.
+# if its revision is still the one the entry was refereed against, and the entry (with its
+# chain record) is inserted only if it was. Every write of a deal's entries bumps its revision
+# in the same transaction, under the deal row's lock, so an unchanged revision means unchanged
+# entries: neither unique constraint can refuse this insert. Outside a transaction the statement
+# commits by itself, so the club's chain head is locked for this statement only.
 STORE_IF_UNCHANGED_SQL = """
 WITH d AS (
     UPDATE "referee_deal" SET seq = %s, state = %s, status = %s, finished_at = %s, revision = %s
      WHERE id = %s AND revision = %s
     RETURNING id
-)
-INSERT INTO "referee_entry" (deal_id, seq, payload, result, author_id, created_at, idempotency_key, active)
-SELECT d.id, %s, %s, %s, %s, %s, %s, %s FROM d
-RETURNING id
+), e AS (
+    INSERT INTO "referee_entry" (deal_id, seq, payload, result, author_id, created_at, idempotency_key, active)
+    SELECT d.id, %s, %s, %s, %s, %s, %s, %s FROM d
+    RETURNING id
+)""" + chain.ENTRY_LINK_SQL + """SELECT id FROM e
 """
 
 
@@ -286,7 +294,7 @@ def store_entry_if_unchanged(entry: Entry, deal: Deal, revision: int) -> bool:
     values = [f.get_db_prep_save(getattr(deal, f.attname), db) for f in _snapshot_fields()]
     values += [deal.pk, revision]
     values += [f.get_db_prep_save(f.pre_save(entry, True), db) for f in entry_fields]
-    return _store(STORE_IF_UNCHANGED_SQL, values, entry, deal)
+    return _store(STORE_IF_UNCHANGED_SQL, [*values, *_link(entry, deal)], entry, deal)
 
 
 def _snapshot_fields() -> list[Field[Any, Any]]:
@@ -302,6 +310,7 @@ def _store_entry_orm(entry: Entry, deal: Deal) -> bool:
         return False
     entry.save(force_insert=True)
     deal.save(update_fields=list(SNAPSHOT_FIELDS))
+    chain.append_entry(entry, deal, deal.session.club_id)
     return True
 
 

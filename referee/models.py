@@ -299,3 +299,38 @@ class PlanChange(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
+
+class ChainHead(models.Model):
+    """Where a club's audit chain ends: its last record's number and hash. Appending a record
+    takes this row's lock, so two tables of one club number their records one after the other
+    with no gap; the row is written in the same statement as the record (``referee.chain``)."""
+
+    club = models.OneToOneField(Club, on_delete=models.CASCADE, primary_key=True, related_name="chain_head")
+    seq = models.PositiveBigIntegerField(default=0)
+    #: The hash before the last record's (what the last record links to).
+    prev_hash = models.CharField(max_length=64, default="")
+    hash = models.CharField(max_length=64)
+
+
+class ChainRecord(models.Model):
+    """One link of a club's audit chain: an entry, undo, correction, seat change, opening,
+    close or reopen, in the order the club's record was written. ``content`` is the canonical
+    JSON of what the record says (``referee.chain``) and ``hash`` is SHA-256 over the previous
+    record's hash and that content, so an edit of any earlier row, or of the chain, shows
+    (``referee.chain_verify``). Never updated, never deleted."""
+
+    # No index of its own: chain_seq_unique_per_club (club, seq) leads with it.
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="chain", db_index=False)
+    seq = models.PositiveBigIntegerField()
+    #: What the record is about: "entry", "undo", "correction", "tablet", "seat", "open",
+    #: "close", "reopen" (``referee.chain.KINDS``).
+    kind = models.CharField(max_length=12)
+    #: The id of the row recorded (an entry, a deal change, a seat change or a session).
+    ref = models.BigIntegerField()
+    content = models.TextField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["club", "seq"]
+        constraints = [models.UniqueConstraint(fields=["club", "seq"], name="chain_seq_unique_per_club")]

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from referee.rules import GAMES
 
-from . import signals
+from . import chain, signals
 from .errors import Refusal
 from .models import Deal, DealStatus, Member, Role, Seat, SeatChange, Session, SessionStatus
 from .permissions import require_role
@@ -38,14 +38,17 @@ def seat_correct(*, session: Session, seat: int, member: Member, user: Any) -> S
             raise Refusal(_("%(name)s already sits on seat %(n)s.") % {"name": member.name, "n": seat + 1})
         if any(s.member_id == member.pk for s in seats.values()):
             raise Refusal(_("%(name)s already has another seat at this table.") % {"name": member.name})
+        change = SeatChange.objects.create(session=session, seat=seat, was_id=target.member_id, now=member,
+                                           author=user if getattr(user, "pk", None) else None)
+        # The club's chain head is taken before scoring's rows, as every write of the club's
+        # record takes them (an entry finishing a deal locks the head, then the aggregates).
+        chain.append_seat_change(change, session.club_id)
         was_closed = session.status == SessionStatus.CLOSED
         if was_closed:
             signals.session_reopened.send(sender=Session, session=session)
         finished = list(Deal.objects.filter(session=session, status=DealStatus.FINISHED).order_by("number"))
         for deal in finished:
             signals.deal_reopened.send(sender=Deal, deal=deal)
-        change = SeatChange.objects.create(session=session, seat=seat, was_id=target.member_id, now=member,
-                                           author=user if getattr(user, "pk", None) else None)
         target.member = member
         target.save(update_fields=["member"])
         rules = GAMES[session.game]

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from referee.rules import GAMES, IllegalEntry
 
-from . import entry_store, screen_views, selectors, signals
+from . import chain, entry_store, screen_views, selectors, signals
 from .deal_starts import DealStarted as DealStarted
 from .deal_starts import deal_start_once as deal_start_once
 from .errors import Conflict, NotFound, Refusal
@@ -124,6 +124,7 @@ def session_start(
         Seat.objects.bulk_create(
             Seat(session=session, number=number, member=member) for number, member in enumerate(players)
         )
+        chain.append_open(session, [member.pk for member in players], user)
     return session
 
 
@@ -367,7 +368,8 @@ def entry_undo(*, deal_id: int, user: Any, expected_seq: int | None = None) -> D
         state = replay(deal, [e.payload for e in entries[:-1]])
         last.active = False
         last.save(update_fields=["active"])
-        DealChange.objects.create(deal=deal, kind=ChangeKind.UNDO, replaced=last, author=_author(user))
+        change = DealChange.objects.create(deal=deal, kind=ChangeKind.UNDO, replaced=last, author=_author(user))
+        chain.append_change(change, deal, session.club_id)
         deal.seq -= 1
         _store_replayed(deal, state)
         return deal
@@ -406,9 +408,10 @@ def entry_correct(*, deal_id: int, seq: int, payload: Mapping[str, Any], user: A
             deal=deal, seq=seq, payload=dict(payload), author=_author(user),
             result=rules.view(replay(deal, payloads[:seq])).get("last"),
         )
-        DealChange.objects.create(
+        change = DealChange.objects.create(
             deal=deal, kind=ChangeKind.CORRECTION, replaced=target, replacement=replacement, author=_author(user)
         )
+        chain.append_change(change, deal, session.club_id)
         _store_replayed(deal, state)
         for later_deal, later_state in replayed_later:
             _store_replayed(later_deal, later_state)
@@ -474,6 +477,7 @@ def session_close(*, session: Session, user: Any) -> Session:
         session.status = SessionStatus.CLOSED
         session.closed_at = timezone.now()
         session.save(update_fields=["status", "closed_at"])
+        chain.append_close(session, user)
         signals.session_closed.send(sender=Session, session=session)
     return session
 
@@ -487,6 +491,7 @@ def session_reopen(*, session: Session, user: Any) -> Session:
         session.status = SessionStatus.OPEN
         session.closed_at = None
         session.save(update_fields=["status", "closed_at"])
+        chain.append_reopen(session, user, timezone.now())
         signals.session_reopened.send(sender=Session, session=session)
     return session
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from referee.rules import GAMES, IllegalEntry
 
+from . import chain
 from .errors import Conflict, Refusal
 from .models import ChangeKind, Deal, DealChange, Entry, Role
 from .permissions import require_role
@@ -93,10 +94,14 @@ def use_tablet_version(
             for number, (entry, result) in enumerate(zip(entries, results, strict=True), start=since_seq + 1)
         ]
         for position, old in enumerate(replaced):
-            DealChange.objects.create(
+            change = DealChange.objects.create(
                 deal=deal, kind=ChangeKind.TABLET_VERSION, replaced=old,
                 replacement=stored[position] if position < len(stored) else None, author=_author(user),
             )
+            chain.append_change(change, deal, session.club_id)
+        # The tablet's entries beyond the ones they replace are new entries of the chain.
+        for added in stored[len(replaced):]:
+            chain.append_entry(added, deal, session.club_id)
         deal.seq = since_seq + len(stored)
         _store_replayed(deal, state)
         return deal

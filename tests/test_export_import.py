@@ -158,6 +158,9 @@ def test_export_and_import_across_engines_reads_back_identical(club_setup: dict[
     assert len(exported["entries"]) == Entry.objects.filter(deal__session__club=club_setup["club"]).count()
     assert any(not e["active"] for e in exported["entries"])
     assert {c["kind"] for c in exported["changes"]} == {"undo", "correction"}
+    # The audit chain travels; each import verifies it against the rows it restored (PostgreSQL's
+    # hashes read back by Python on SQLite, and the other way).
+    assert exported["chain"]["head"]["seq"] == len(exported["chain"]["records"]) > 0
 
     here_postgres = is_postgres()
     # Across: to the other engine (PostgreSQL -> SQLite file in CI) ...

@@ -82,6 +82,9 @@ PAGES: list[Page] = [
     # The club's own administration: everyone in the club reads the list, only admins change it.
     read(lambda w: "/clubs/vilnius/members/"),
     Page("GET", lambda w: f"/clubs/vilnius/members/{w['ona']}/manage/", None, (LOGIN, 404, 403, 403, 200)),
+    # The audit chain's verification: the club's admins only.
+    Page("GET", lambda w: "/clubs/vilnius/chain/", None, (LOGIN, 404, 403, 403, 200)),
+    Page("POST", lambda w: "/clubs/vilnius/chain/", lambda w: {"anchor": ""}, (LOGIN, 404, 403, 403, 200)),
     Page("POST", lambda w: "/clubs/vilnius/members/", lambda w: {"name": "Gintarė", "role": "member"},
          (LOGIN, 404, 403, 403, 302)),
     Page("POST", lambda w: f"/clubs/vilnius/members/{w['ona']}/manage/", lambda w: {"name": "Ona", "role": "admin"},
@@ -229,7 +232,7 @@ def test_every_page_of_the_urlconf_is_in_the_matrix() -> None:
                "evening-new", "evening", "evening-wall", "evening-table", "evening-arrive", "evening-leave",
                "evening-draw", "evening-swap", "evening-start", "evening-close",
                "debts", "payment-mark", "payment-reverse", "seasons", "season", "season-close", "season-division",
-               "rating-settings",
+               "rating-settings", "club-chain",
                "club-members", "club-member", "club-member-active", "club-member-invite", "invitation-code",
                "invitation", "service-worker", "web-manifest", "offline",
                "login", "logout", "healthz", "set_language", "schema", "api-docs"}

@@ -13,7 +13,12 @@ What is written (the source of truth, and what cannot be recomputed cheaply):
   and the session summaries as built;
 * the club's other records (``web.club_records``): seat corrections, payments, the rating
   settings, seasons, club nights, who is kept apart, invitations (version 2 on; a version 1
-  file restores without them).
+  file restores without them);
+* the club's audit chain (``referee.chain``): its head and every record. The import verifies
+  the file's chain before writing anything (an edited file is refused, naming the first
+  record that does not match) and the club's chain once written. A file exported before the
+  chain existed has none: its history is sealed into a new chain on import
+  (``referee.chain_seal``).
 
 What is rebuilt on import: the leaderboard aggregates and the ratings
 (``scoring.services.rebuild_club``), both pure functions of the results.
@@ -41,10 +46,12 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
+from referee.chain_seal import seal_club, verify_club
 from referee.errors import Refusal
-from referee.models import Club, Deal, DealChange, Entry, Member, Seat, Session
+from referee.models import ChainHead, ChainRecord, Club, Deal, DealChange, Entry, Member, Seat, SeatChange, Session
 from referee.rules import GAMES, IllegalEntry
 
+from .chain_file import RECORD_FIELDS, chain_part, verify_file
 from .club_records import export_records, import_records, record_ids
 
 FORMAT = "kortos-club-export"
@@ -93,6 +100,8 @@ def export_club(club: Club, *, passwords: bool = True) -> dict[str, Any]:
 
     user_ids = {m.user_id for m in members} | {s.created_by_id for s in sessions}
     user_ids |= {e.author_id for e in entries} | {c.author_id for c in changes}
+    # The seat changes' authors too: the audit chain names them.
+    user_ids |= set(SeatChange.objects.filter(session__club=club).values_list("author_id", flat=True))
     user_ids.discard(None)
     users = list(get_user_model().objects.filter(pk__in=user_ids).order_by("pk"))
 
@@ -158,6 +167,7 @@ def export_club(club: Club, *, passwords: bool = True) -> dict[str, Any]:
             for s in summaries
         ],
         "records": export_records(club),
+        "chain": chain_part(club),
     }
 
 
@@ -226,6 +236,11 @@ def import_club(data: Any) -> Club:
             raise Refusal(_("Deal %(id)s has a snapshot the referee cannot read: %(error)s")
                           % {"id": deal["id"], "error": error}) from error
 
+    if "chain" in data:
+        verdict = verify_file(data)
+        if not verdict.ok:
+            raise Refusal(_("The file's audit chain does not hold, so it was edited after it was exported; nothing "
+                            "was imported. %(problem)s") % {"problem": verdict.message})
     User = get_user_model()
     owned: list[tuple[type[models.Model], str]] = [
         (Club, "club"), (Member, "members"), (Session, "sessions"), (Seat, "seats"), (Deal, "deals"),
@@ -319,10 +334,34 @@ def import_club(data: Any) -> Club:
             for s in parts["summaries"]
         )
         import_records(records, users)
+        _import_chain(club, data)
         _reset_sequences([User, Club, Member, Session, Seat, Deal, Entry, DealChange, DealResult, ChipMovement,
-                          SessionSummary, *(model for model, _ids in records_ids)])
+                          SessionSummary, ChainRecord, *(model for model, _ids in records_ids)])
         rebuild_club(club=club)
     return club
+
+
+def _import_chain(club: Club, data: dict[str, Any]) -> None:
+    """The chain as the file has it, verified once written with the rows (seat changes
+    included, restored among the club's records before it); a file without a chain: its
+    history sealed into a new one."""
+    part = data.get("chain")
+    if part is None:
+        seal_club(club.pk)
+        return
+    ChainRecord.objects.bulk_create(
+        (ChainRecord(club=club, **{name: record[name] for name in RECORD_FIELDS}) for record in part["records"]),
+        batch_size=1000,
+    )
+    if part["head"] is not None:
+        ChainHead.objects.create(club=club, seq=part["head"]["seq"], hash=part["head"]["hash"],
+                                 prev_hash=part["records"][-1]["prev_hash"] if part["records"] else "")
+    verdict = verify_club(club.pk)
+    if not verdict.ok:
+        # The file held; the rows as this database keeps them do not (a time or a number it
+        # keeps otherwise): nothing is imported.
+        raise Refusal(_("The restored club's audit chain does not hold; nothing was imported. %(problem)s")
+                      % {"problem": verdict.message})
 
 
 def _import_users(User: Any, rows: list[dict[str, Any]]) -> dict[int, int]:

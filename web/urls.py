@@ -16,6 +16,7 @@ from web.pages import (
     session_start,
 )
 from web.pages import audit as audit_views
+from web.pages import chain as chain_views
 from web.pages.login import RateLimitedLoginView
 
 urlpatterns = [
@@ -28,6 +29,7 @@ urlpatterns = [
     path("offline/", app_shell.offline_page, name="offline"),
     path("clubs/<slug:slug>/", club.club_page, name="club"),
     path("clubs/<slug:slug>/members/", members.members_page, name="club-members"),
+    path("clubs/<slug:slug>/chain/", chain_views.chain_page, name="club-chain"),
     path("clubs/<slug:slug>/members/<int:pk>/manage/", members.member_page, name="club-member"),
     path("clubs/<slug:slug>/members/<int:pk>/manage/active/", members.member_active, name="club-member-active"),
     path("clubs/<slug:slug>/members/<int:pk>/manage/invitation/", members.member_invite, name="club-member-invite"),
