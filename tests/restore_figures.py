@@ -132,6 +132,17 @@ def club_nights(club: Any) -> Any:
             for e in Evening.objects.filter(club=club).order_by("pk")]
 
 
+def audit_chain(club: Any) -> Any:
+    """The chain as a treasurer checks it: the verdict, the head to note, every record."""
+    from referee.chain_seal import verify_club
+    from referee.models import ChainRecord
+
+    verdict = verify_club(club.pk)
+    return {"verdict": _plain(verdict),
+            "records": list(ChainRecord.objects.filter(club=club).order_by("seq")
+                            .values_list("seq", "kind", "content", "prev_hash", "hash"))}
+
+
 #: (name, reader): what the drill compares, in this order.
 FIGURES: list[tuple[str, Callable[[Any], Any]]] = [
     ("standings", standings),
@@ -147,6 +158,7 @@ FIGURES: list[tuple[str, Callable[[Any], Any]]] = [
     ("members", members),
     ("seasons", seasons),
     ("club_nights", club_nights),
+    ("audit_chain", audit_chain),
 ]
 
 

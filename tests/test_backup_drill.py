@@ -30,6 +30,7 @@ from django.test import TestCase
 from django.utils import timezone
 
 from referee import services
+from referee.plans import plan_set
 from tests.conftest import is_postgres
 from tests.live_server import ROOT, Database, production_env, run_python
 from tests.restore_figures import FIGURES, read_figures
@@ -83,7 +84,9 @@ def more_history(setup: dict[str, Any]) -> None:
 def one_more_deal(setup: dict[str, Any]) -> None:
     with TestCase.captureOnCommitCallbacks(execute=True):
         velnias = services.session_start(club=setup["club"], game="velnias", user=setup["users"]["scorer"],
-                                         players=[setup["members"][n] for n in ("Petras", "Asta", "Tomas")])
+                                         players=[setup["members"][n] for n in ("Petras", "Asta", "Tomas")],
+                                         plan={"deals": 4})
+        plan_set(session=velnias, plan={"target": 30}, user=setup["users"]["scorer"])  # the audit lists it
         deal = services.deal_start(session=velnias, user=setup["users"]["scorer"])
         services.entry_add(deal_id=deal.pk, user=setup["users"]["scorer"], payload={
             "type": "end", "condition": "empty_hand", "player": 1, "hand_counts": [4, 0, 2]})

@@ -29,13 +29,14 @@ from django.utils.translation import gettext as _
 
 from evenings.models import Evening, EveningPlayer, KeptApart, Round, RoundTable
 from referee.errors import Refusal
-from referee.models import Club, Invitation, SeatChange
+from referee.models import Club, Invitation, PlanChange, SeatChange
 from scoring.models import Payment, RatingSettings, Season, SeasonDivision
 
 #: In the order they are restored (a row after the rows it refers to), each with how its
 #: club's rows are found.
 RECORDS: list[tuple[type[models.Model], Callable[[Club], Any]]] = [
     (SeatChange, lambda club: SeatChange.objects.filter(session__club=club)),
+    (PlanChange, lambda club: PlanChange.objects.filter(session__club=club)),
     (Payment, lambda club: Payment.objects.filter(club=club)),
     (RatingSettings, lambda club: RatingSettings.objects.filter(club=club)),
     (Season, lambda club: Season.objects.filter(club=club)),
