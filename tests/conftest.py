@@ -106,6 +106,28 @@ TABLET = {"width": 1024, "height": 768}
 PASSWORD = "pass-word-123"
 
 
+def _through_the_app(application: Any) -> Any:
+    """A live server's "static handler" that hands /static/ to the application itself."""
+    return application
+
+
+@pytest.fixture(scope="session")
+def live_server(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """pytest-django's live server, but with the static files served as in production: by
+    WhiteNoise inside the application, so that they carry its headers (the content policy, and
+    the offline engine's worker its own). pytest-django's default answers /static/ before any
+    middleware, and a worker started from such a script ran under no policy at all."""
+    from unittest import mock
+
+    from pytest_django import live_server_helper
+
+    address = request.config.getvalue("liveserver") or os.getenv("DJANGO_LIVE_TEST_SERVER_ADDRESS") or "localhost"
+    with mock.patch("django.contrib.staticfiles.handlers.StaticFilesHandler", _through_the_app):
+        server = live_server_helper.LiveServer(address)
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     path = chromium_path()
@@ -130,7 +152,10 @@ def open_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
     contexts: list[Any] = []
 
     def make(user: Any = None, language: str = "en", size: dict[str, int] = TABLET) -> Any:
+        from tests.browser.content_policy import WATCH
+
         context = browser.new_context(viewport=size, locale=language, base_url=live_server.url)
+        context.add_init_script(WATCH)
         context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
         contexts.append(context)
         page = context.new_page()
