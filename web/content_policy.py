@@ -112,6 +112,7 @@ def csp_report(request: HttpRequest) -> HttpResponse:
     if reports is None:
         return HttpResponse(status=400)
     for report in reports:
-        fields = {name: _shortened(report.get(name)) for name in _FIELDS if report.get(name) is not None}
+        shortened = {name: _shortened(report.get(name)) for name in _FIELDS}
+        fields = {name: value for name, value in shortened.items() if value is not None}
         logger.warning("Content policy violation: %s", json.dumps(fields, sort_keys=True), extra={"report": fields})
     return HttpResponse(status=204)

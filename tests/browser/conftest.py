@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import fcntl
 import os
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest

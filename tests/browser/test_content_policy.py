@@ -125,7 +125,8 @@ def hostile_names(club_setup: dict[str, Any]) -> None:
 
 
 def test_markup_stored_in_names_never_runs(browser: Any, live_server: Any, hostile_names: None,
-                                           club_pages: list[tuple[str, str]], club_setup: dict[str, Any]) -> None:
+                                           club_pages: list[tuple[str, str]],  # noqa: F811
+                                           club_setup: dict[str, Any]) -> None:
     Evening.objects.filter(club=club_setup["club"]).update(name=HOSTILE["evening"])
     Season.objects.filter(club=club_setup["club"]).update(name=HOSTILE["season"])
     from tests.conftest import sign_in
