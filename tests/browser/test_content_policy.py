@@ -140,7 +140,9 @@ def test_markup_stored_in_names_never_runs(browser: Any, live_server: Any, hosti
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     failures, shown = [], set()
-    for _name, path in club_pages:
+    member = club_setup["members"]["member"].pk
+    more = [("members", "/clubs/vilnius/members/"), ("member-manage", f"/clubs/vilnius/members/{member}/manage/")]
+    for _name, path in [*club_pages, *more]:
         if path == "/":
             sign_in(page, "admin")
         else:
