@@ -129,12 +129,15 @@ def live_server(request: pytest.FixtureRequest) -> Iterator[Any]:
     server.stop()
 
 
-#: Runs in the page: the awaited predicate's value, whether it is written as an expression or as
-#: a function of ``arg`` (as Playwright's ``wait_for_function`` takes it).
+#: Runs in the page: whether the wait is over, the predicate written as an expression or as a
+#: function of ``arg``. As in Playwright's own: a predicate that returns a promise (an async
+#: function) ends the wait once the promise settles, whatever its value.
 _PREDICATE = """async (arg) => {{
   const value = ({expression}
   );
-  return typeof value === "function" ? value(arg) : value;
+  const result = typeof value === "function" ? value(arg) : value;
+  if (result instanceof Promise) {{ await result; return true; }}
+  return Boolean(result);
 }}"""
 
 
@@ -142,7 +145,7 @@ def wait_for_function(page: Any, expression: str, *, arg: Any = None, timeout: f
                       polling: float | str | None = None) -> Any:
     """Playwright's ``wait_for_function``, polled from here: Playwright's own hands the predicate
     to the page's ``eval``, which the content policy refuses (no ``'unsafe-eval'``); evaluating
-    a function goes through the debugging protocol, which no policy governs. Returns the value."""
+    a function goes through the debugging protocol, which no policy governs."""
     from playwright.sync_api import Error, TimeoutError
 
     if timeout is None:
@@ -155,9 +158,8 @@ def wait_for_function(page: Any, expression: str, *, arg: Any = None, timeout: f
     deadline = time.monotonic() + timeout / 1000
     while True:
         try:
-            value = page.evaluate(predicate, arg)
-            if value:
-                return value
+            if page.evaluate(predicate, arg):
+                return None
         except Error as error:  # the page navigated meanwhile: ask the next one
             if "context was destroyed" not in str(error) and "navigat" not in str(error):
                 raise
