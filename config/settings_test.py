@@ -16,6 +16,9 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CELERY_TASK_ALWAYS_EAGER = True
 #: The broker the worker tests use (CI: Redis); empty means those tests skip locally.
 TEST_CELERY_BROKER_URL = CELERY_BROKER_URL
+# The live server's static files come through WhiteNoise (tests/conftest.py's live_server), and
+# the offline engine is built while the tests run: look for new files at each request.
+WHITENOISE_AUTOREFRESH = True
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"login": "1000/min"}}
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405

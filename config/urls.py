@@ -1,11 +1,14 @@
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # Swagger UI's own stylesheet draws its icons from data: URLs; its script is a file of its own.
+    path("api/docs/", csp_update({"img-src": ["data:"]})(SpectacularSwaggerSplitView.as_view(url_name="schema")),
+         name="api-docs"),
     path("api/", include("web.api.urls")),
     path("api/", include("web.api.scoring_urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -106,6 +107,67 @@ TABLET = {"width": 1024, "height": 768}
 PASSWORD = "pass-word-123"
 
 
+def _through_the_app(application: Any) -> Any:
+    """A live server's "static handler" that hands /static/ to the application itself."""
+    return application
+
+
+@pytest.fixture(scope="session")
+def live_server(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """pytest-django's live server, but with the static files served as in production: by
+    WhiteNoise inside the application, so that they carry its headers (the content policy, and
+    the offline engine's worker its own). pytest-django's default answers /static/ before any
+    middleware, and a worker started from such a script ran under no policy at all."""
+    from unittest import mock
+
+    from pytest_django import live_server_helper
+
+    address = request.config.getvalue("liveserver") or os.getenv("DJANGO_LIVE_TEST_SERVER_ADDRESS") or "localhost"
+    with mock.patch("django.contrib.staticfiles.handlers.StaticFilesHandler", _through_the_app):
+        server = live_server_helper.LiveServer(address)
+    yield server
+    server.stop()
+
+
+#: Runs in the page: whether the wait is over, the predicate written as an expression or as a
+#: function of ``arg``. As in Playwright's own: a predicate that returns a promise (an async
+#: function) ends the wait once the promise settles, whatever its value.
+_PREDICATE = """async (arg) => {{
+  const value = ({expression}
+  );
+  const result = typeof value === "function" ? value(arg) : value;
+  if (result instanceof Promise) {{ await result; return true; }}
+  return Boolean(result);
+}}"""
+
+
+def wait_for_function(page: Any, expression: str, *, arg: Any = None, timeout: float | None = None,
+                      polling: float | str | None = None) -> Any:
+    """Playwright's ``wait_for_function``, polled from here: Playwright's own hands the predicate
+    to the page's ``eval``, which the content policy refuses (no ``'unsafe-eval'``); evaluating
+    a function goes through the debugging protocol, which no policy governs."""
+    from playwright.sync_api import Error, TimeoutError
+
+    if timeout is None:
+        try:
+            timeout = float(page._impl_obj._timeout_settings.timeout(None))
+        except (AttributeError, TypeError):  # Playwright's private settings moved
+            timeout = 30_000.0
+    interval = float(polling) if isinstance(polling, int | float) else 25.0
+    predicate = _PREDICATE.format(expression=expression)
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        try:
+            if page.evaluate(predicate, arg):
+                return None
+        except Error as error:  # the page navigated meanwhile: ask the next one
+            if "context was destroyed" not in str(error) and "navigat" not in str(error):
+                raise
+        if time.monotonic() >= deadline:
+            raise TimeoutError(f"wait_for_function: {timeout:.0f} ms passed waiting for {expression[:200]}")
+        page.wait_for_timeout(interval)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     path = chromium_path()
@@ -120,8 +182,15 @@ def browser() -> Iterator[Any]:
             executable_path=path,
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
         )
-        yield chromium
-        chromium.close()
+        from playwright.sync_api import Page
+
+        original = Page.wait_for_function
+        Page.wait_for_function = wait_for_function  # type: ignore[assignment,method-assign]
+        try:
+            yield chromium
+        finally:
+            Page.wait_for_function = original  # type: ignore[method-assign]
+            chromium.close()
 
 
 @pytest.fixture
@@ -130,7 +199,10 @@ def open_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
     contexts: list[Any] = []
 
     def make(user: Any = None, language: str = "en", size: dict[str, int] = TABLET) -> Any:
+        from tests.browser.content_policy import WATCH
+
         context = browser.new_context(viewport=size, locale=language, base_url=live_server.url)
+        context.add_init_script(WATCH)
         context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
         contexts.append(context)
         page = context.new_page()

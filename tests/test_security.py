@@ -75,6 +75,9 @@ print(json.dumps({
     "status": secure.status_code,
     "hsts": secure.get("Strict-Transport-Security"), "frame": secure.get("X-Frame-Options"),
     "nosniff": secure.get("X-Content-Type-Options"), "referrer": secure.get("Referrer-Policy"),
+    "csp": sorted(part.strip() for part in secure.get("Content-Security-Policy", "").split(";")),
+    "camera": "camera=()" in secure.get("Permissions-Policy", ""),
+    "opener": secure.get("Cross-Origin-Opener-Policy"),
     "csrf_cookie_secure": bool(cookie["secure"]), "csrf_cookie_samesite": cookie["samesite"],
     "session_cookie_secure": settings.SESSION_COOKIE_SECURE,
     "session_cookie_httponly": settings.SESSION_COOKIE_HTTPONLY,
@@ -85,7 +88,8 @@ print(json.dumps({
 
 @pytest.mark.slow
 def test_secure_cookies_and_headers_when_not_in_debug(tmp_path: Path) -> None:
-    """Plain HTTP is redirected to HTTPS; over HTTPS: HSTS, no framing, no sniffing, secure cookies."""
+    """Plain HTTP is redirected to HTTPS; over HTTPS: HSTS, no framing, no sniffing, secure cookies,
+    the strict content policy, no camera (and the like) and a window of its own."""
     import json
 
     result = subprocess.run(
@@ -99,6 +103,11 @@ def test_secure_cookies_and_headers_when_not_in_debug(tmp_path: Path) -> None:
         "status": 200,
         "hsts": "max-age=31536000; includeSubDomains; preload", "frame": "DENY",
         "nosniff": "nosniff", "referrer": "same-origin",
+        "csp": ["base-uri 'none'", "connect-src 'self'", "default-src 'self'", "font-src 'self'",
+                "form-action 'self'", "frame-ancestors 'none'", "frame-src 'none'", "img-src 'self'",
+                "manifest-src 'self'", "object-src 'none'", "report-uri /csp-report/", "script-src 'self'",
+                "style-src 'self'", "worker-src 'self'"],
+        "camera": True, "opener": "same-origin",
         "csrf_cookie_secure": True, "csrf_cookie_samesite": "Lax",
         "session_cookie_secure": True, "session_cookie_httponly": True,
         "debug": False,

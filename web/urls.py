@@ -3,6 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from web import content_policy
 from web.pages import (
     app_shell,
     club,
@@ -24,6 +25,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", club.home, name="home"),
     path("healthz", club.healthz, name="healthz"),
+    path("csp-report/", content_policy.csp_report, name="csp-report"),
     path("sw.js", app_shell.service_worker, name="service-worker"),
     path("manifest.webmanifest", app_shell.web_manifest, name="web-manifest"),
     path("offline/", app_shell.offline_page, name="offline"),

@@ -59,7 +59,11 @@ def test_interactive_docs_are_served_locally(client_for: Any) -> None:
     assert response.status_code == 200
     html = response.content.decode()
     assert "swagger-ui" in html
-    assert "/api/schema/" in html
-    # Everything is served by the app itself (no CDN): the sidecar's static files.
+    # Everything is served by the app itself (no CDN): the sidecar's static files, and the
+    # start-up script as a file of its own (the content policy runs no inline script).
     assert "cdn." not in html and "unpkg" not in html
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in html
+    assert "<script>" not in html and '<script src="/api/docs/?script=">' in html
+    script = client_for().get("/api/docs/?script=")
+    assert script.status_code == 200 and script["Content-Type"].startswith("application/javascript")
+    assert "/api/schema/" in script.content.decode()

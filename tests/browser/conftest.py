@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import fcntl
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from referee import offline_engine, services
+from tests.browser.content_policy import ReportLog
 from tests.conftest import PASSWORD, TABLET, chromium_path, need, sign_in  # noqa: F401  (re-exported)
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -64,7 +66,9 @@ def check_a11y(page: Any) -> None:
     """axe-core finds no serious or critical violation, and touch targets are at least 44 px."""
     assert AXE_SCRIPT.exists(), f"axe-core is missing at {AXE_SCRIPT}: run `make setup` (npm ci)"
     if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE_SCRIPT))
+        # Evaluated by the browser's debugging protocol, which the content policy does not
+        # govern: an added <script> element would be an inline script, refused.
+        page.evaluate(AXE_SCRIPT.read_text(encoding="utf-8"))
     # axe judges one scroll position: there the phone's sticky action bar lies over whatever
     # scrolls under it, which axe's target-size rule reports as obscured targets. The check
     # unsticks it, as the full-page screenshots do; the bar itself is still checked.
@@ -76,6 +80,18 @@ def check_a11y(page: Any) -> None:
     assert report["violations"] == [], "axe-core found serious or critical violations:\n" + "\n".join(
         report["violations"])
     assert report["small"] == [], f"touch targets under 44 px: {report['small']}"
+
+
+# -- the content policy: no test's page may see a violation ----------------------------------------
+
+@pytest.fixture(autouse=True)
+def policy_reports(request: pytest.FixtureRequest) -> Iterator[ReportLog]:
+    """The content policy's reports that reach the endpoint during the test; a test that
+    does not expect any (``@pytest.mark.policy_violations`` expects them) fails on one."""
+    with ReportLog() as log:
+        yield log
+    if request.node.get_closest_marker("policy_violations") is None and "live_server" in request.fixturenames:
+        assert log.reports == [], f"content policy violations reported: {log.reports}"
 
 
 # -- the tablet's referee and a deal to record offline (the offline tests share them) ------------

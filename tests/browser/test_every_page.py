@@ -1,6 +1,8 @@
 """Every page, in both themes and at both sizes (1024x768 tablet, 390x844 phone): axe-core finds
-no serious or critical violation, and nothing is wider than the viewport (a wide table scrolls
-inside its own box, with a cue, instead of pushing the page sideways).
+no serious or critical violation, nothing is wider than the viewport (a wide table scrolls
+inside its own box, with a cue, instead of pushing the page sideways), and the content policy
+refuses nothing on it (no ``securitypolicyviolation`` in the page; a report at the endpoint
+fails the test too: conftest.py's ``policy_reports``).
 
 """
 
@@ -21,6 +23,7 @@ from scoring.settlement import debts
 from tests.evenings.world import drawn_evening
 
 from .conftest import PHONE, TABLET, check_a11y, shoot, sign_in
+from .content_policy import WATCH, violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -49,6 +52,11 @@ def assert_fits(page: Any) -> None:
     report = page.evaluate(OVERFLOW_SCRIPT)
     assert report["out"] == [] and report["scrollWidth"] <= report["width"], (
         f"{page.url} is wider than the viewport ({report['scrollWidth']} > {report['width']}): {report['out']}")
+
+
+def assert_no_policy_violation(page: Any) -> None:
+    seen = violations(page)
+    assert seen == [], f"the content policy refused: {seen}"
 
 
 def checked(page: Any, check: Any) -> None:
@@ -132,6 +140,7 @@ def test_every_page_passes_axe_and_fits_the_phone(browser: Any, live_server: Any
                                                    size: dict[str, int], club_pages: list[tuple[str, str]]) -> None:
     failures: list[str] = []
     context = browser.new_context(viewport=size, locale=language, base_url=live_server.url)
+    context.add_init_script(WATCH)
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url},
                          {"name": "theme", "value": theme, "url": live_server.url}])
     page = context.new_page()
@@ -141,7 +150,7 @@ def test_every_page_passes_axe_and_fits_the_phone(browser: Any, live_server: Any
             sign_in(page, "admin")
         else:
             page.goto(path)
-        for check in (check_a11y, assert_fits):
+        for check in (check_a11y, assert_fits, assert_no_policy_violation):
             try:
                 checked(page, check)
             except AssertionError as error:
