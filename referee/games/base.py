@@ -107,6 +107,43 @@ class GamePages:
         """Label and explanation of each of the engine's ``house_rules``, by option key."""
         return {}
 
+    def rules_in_play(self, options: Mapping[str, Any], names: Sequence[str], notation: str) -> list[tuple[str, str]]:
+        """(label, value) of each house rule a session plays by, in the reader's language: the
+        engine's ``house_rules`` with this session's values (or the defaults), then the game's
+        rules of the whole session (:meth:`session_rules`)."""
+        texts = self.rule_texts()
+        defaults = self.rules.option_defaults
+        shown = []
+        for rule in self.rules.house_rules:
+            text = texts.get(rule.key)
+            value = options.get(rule.key, defaults.get(rule.key))
+            shown.append((text.label if text else rule.key, self.rule_value(rule.kind, value, text, names, notation)))
+        return shown + self.session_rules()
+
+    def rule_value(self, kind: str, value: Any, text: RuleText | None, names: Sequence[str], notation: str) -> str:
+        """A house rule's value in words, by how the rule is chosen (its ``HouseRule.kind``)."""
+        from referee import presenters
+
+        if kind == "bool":
+            return _("on") if value else _("off")
+        if kind == "choice":
+            return str(text.choices.get(value, value)) if text else str(value)
+        if kind == "chips" and isinstance(value, int):
+            return presenters.chips_word(value)
+        if kind == "prizes" and isinstance(value, list):
+            return " ".join(presenters.show_card(card, notation) for card in value)
+        if kind == "suits":
+            if not isinstance(value, list) or not value:
+                return _("by the number of players")
+            symbols = ["".join(presenters.SUIT_SYMBOLS.get(s, s) for s in str(suits)) for suits in value]
+            return ", ".join(f"{presenters.name_of(names, seat)} {text}" for seat, text in enumerate(symbols))
+        return "–" if value is None else str(value)
+
+    def session_rules(self) -> list[tuple[str, str]]:
+        """(label, value) of the game's rules for the whole session rather than one deal: who
+        deals next, and anything settled at the close."""
+        return [(_("Who deals"), _("the dealer moves one seat clockwise each deal"))]
+
     # -- the recording screen ------------------------------------------------------------------
 
     def screen(

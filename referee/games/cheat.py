@@ -37,6 +37,9 @@ class CheatPages(GamePages):
     # A deal has one loser and no winner to count a run of.
     streak_highlight = False
 
+    def session_rules(self) -> list[tuple[str, str]]:
+        return [(_("Who deals"), _("the loser of a deal (the cheat) deals the next"))]
+
     def rule_texts(self) -> Mapping[str, RuleText]:
         return {
             "jokers": RuleText(

@@ -40,6 +40,12 @@ class MichiganPages(GamePages):
     def money_rule_text(self) -> str:
         return _("Net chips x the chip value; the chips left on the prize cards are shared at close (M3).")
 
+    def session_rules(self) -> list[tuple[str, str]]:
+        return [*super().session_rules(), (
+            _("M3 chips left on the prize cards at close"),
+            _("shared equally; the chips left over go one each from the seat after the last dealer"),
+        )]
+
     def rule_texts(self) -> Mapping[str, RuleText]:
         return {
             "prizes": RuleText(_("Prize cards"), _("An ace, a king, a queen and a jack of four different suits.")),

@@ -32,6 +32,7 @@ from scoring.summaries.services import summary_status
 from scoring.summaries.summary import summary_html
 from web.pages.access import can_record, session_or_404
 from web.pages.conditional import etag, unchanged
+from web.pages.house_rules import house_rules_of
 
 
 def _session_and_role(user: Any, pk: int) -> tuple[Session, str]:
@@ -91,6 +92,7 @@ def session_page_response(request: HttpRequest, session: Session, *, error: str 
     context["night"] = night = evening_selectors.table_of(session.pk)
     context["night_next"] = evening_selectors.later_table(night) if night else None
     context["seat_members"] = selectors.active_members(session.club)
+    context["house_rules"] = house_rules_of(session, context["names"])
     return render(request, "referee/session.html", context, status=status)
 
 

@@ -1,0 +1,139 @@
+"""The pages a treasurer and a scorer read on a phone (390x844) and the deal screen's header on a
+tablet (1024x768):
+
+- on a phone no table runs past the screen's edge: the leaderboard, the member page, the
+  session's summary and the audit turn their rows into cards, each value beside its column's
+  name, so the points and the money are on screen without scrolling sideways;
+- on a tablet the deal screen's header (the game and deal, the dealer, the first player, the
+  card letters) is one line.
+
+Screenshots of each go to /work/notes/shots/edges/ (and screenshots/ as the other tests').
+"""
+
+from __future__ import annotations
+
+import os
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee import services
+
+from .conftest import PHONE, TABLET, shoot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = Path(os.environ.get("EDGES_SHOTS", "/work/notes/shots/edges"))
+
+#: Every table cell on screen and where it sticks out of the viewport (a cell of a folded
+#: <details> has no box and is left out).
+CELLS_SCRIPT = """() => {
+  const width = window.innerWidth;
+  const out = [];
+  let cells = 0;
+  for (const cell of document.querySelectorAll('main table td, main table th')) {
+    const box = cell.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) continue;
+    cells += 1;
+    if (box.left < -1 || box.right > width + 1) {
+      out.push(`${cell.closest('table').className || cell.closest('section, details').id || 'table'}: ${cell.innerText.trim().slice(0, 30)} [${Math.round(box.left)}, ${Math.round(box.right)}]`);
+    }
+  }
+  return {cells, out: out.slice(0, 10), scrollWidth: document.scrollingElement.scrollWidth, width};
+}"""
+
+
+def picture(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0); document.body.scrollTop = 0")
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def evening(club_setup: dict[str, Any]) -> dict[str, Any]:
+    """Velnias for money with a 0.05 coin, closed (with its summary); Mičiganas with a deal."""
+    club, m = club_setup["club"], club_setup["members"]
+    admin = club_setup["users"]["admin"]
+    four = [m["admin"], m["scorer"], m["member"], m["Petras"]]
+    velnias = services.session_start(club=club, game="velnias", players=four, user=admin,
+                                     stake=Decimal("0.10"), coin=Decimal("0.05"))
+    for counts in ([3, 2, 6, 1], [1, 4, 4, 2], [2, 2, 5, 3]):
+        deal = services.deal_start(session=velnias, user=admin)
+        services.entry_add(deal_id=deal.pk, user=admin, payload={
+            "type": "end", "condition": "last_card", "player": 3, "hand_counts": counts})
+    services.session_close(session=velnias, user=admin)
+    michigan = services.session_start(club=club, game="michigan", players=four, user=admin, stake=Decimal("0.05"))
+    deal = services.deal_start(session=michigan, user=admin)
+    services.entry_add(deal_id=deal.pk, user=admin, payload={"type": "out", "player": 0, "hand_counts": [0, 3, 5, 2]})
+    running = services.deal_start(session=michigan, user=admin)
+    rukas = services.session_start(club=club, game="rukas", players=four, user=admin, options={"notation": "lt"})
+    rukas_deal = services.deal_start(session=rukas, user=admin)
+    return {"velnias": velnias, "michigan": michigan, "running": running, "rukas_deal": rukas_deal,
+            "member": m["admin"]}
+
+
+@pytest.mark.parametrize("language", ["lt", "en"])
+def test_on_a_phone_every_table_cell_is_on_screen(open_page: Any, club_setup: dict[str, Any],
+                                                 evening: dict[str, Any], language: str) -> None:
+    page = open_page(club_setup["users"]["admin"], language=language, size=PHONE)
+    velnias = evening["velnias"]
+    pages = [
+        ("leaderboard", "/clubs/vilnius/leaderboard/?min_deals=1"),
+        ("leaderboard-velnias", "/clubs/vilnius/leaderboard/?game=velnias&min_deals=1"),
+        ("member", f"/clubs/vilnius/members/{evening['member'].pk}/?vs={club_setup['members']['scorer'].pk}"),
+        ("summary", f"/sessions/{velnias.pk}/"),
+        ("audit", f"/sessions/{velnias.pk}/audit/"),
+    ]
+    failures = []
+    for name, path in pages:
+        page.goto(path)
+        if name == "summary":
+            page.locator(".session-summary").wait_for()
+        report = page.evaluate(CELLS_SCRIPT)
+        assert report["cells"] > 0, f"{path}: no table drawn"
+        if report["out"] or report["scrollWidth"] > report["width"]:
+            failures.append(f"{path}: page {report['scrollWidth']} px for {report['width']}: {report['out']}")
+        picture(page, f"phone-{name}-{language}")
+    assert failures == [], "\n".join(failures)
+    # The figures a treasurer looks for are there, each beside its column's name.
+    page.goto(f"/sessions/{velnias.pk}/")
+    money = page.locator(".summary-standings td[data-label^='Pinigai'], .summary-standings td[data-label^='Money']")
+    assert money.count() == 4
+    for cell in money.all():
+        box = cell.bounding_box()
+        assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"]
+        label = page.evaluate("cell => getComputedStyle(cell, '::before').content", cell.element_handle())
+        assert label.strip('"').startswith(("Pinigai", "Money"))
+
+
+def test_the_deal_screens_header_is_one_line_on_a_tablet(open_page: Any, club_setup: dict[str, Any],
+                                                         evening: dict[str, Any]) -> None:
+    for language in ("lt", "en"):
+        page = open_page(club_setup["users"]["admin"], language=language, size=TABLET)
+        for deal in (evening["running"], evening["rukas_deal"]):
+            page.goto(f"/deals/{deal.pk}/")
+            tops = page.evaluate(
+                "() => [...document.querySelector('.deal-screen .deal-head').children]"
+                ".map(child => Math.round(child.getBoundingClientRect().top))")
+            assert len(tops) >= 2 and len(set(tops)) == 1, f"{language} deal {deal.number}: children at {tops}"
+            picture(page, f"tablet-deal-head-{deal.session.game}-{language}")
+        shoot(page, f"edges-deal-{language}")
+
+
+def test_the_house_rules_are_on_the_session_page_and_the_deal_screen(open_page: Any, club_setup: dict[str, Any],
+                                                                    evening: dict[str, Any]) -> None:
+    page = open_page(club_setup["users"]["scorer"], language="lt", size=PHONE)
+    page.goto(f"/deals/{evening['running'].pk}/")
+    rules = page.locator(".house-rules")
+    rules.locator("summary").click()
+    assert "M1 statymas ant prizinės kortos" in rules.inner_text() or "ante" not in rules.inner_text()
+    picture(page, "phone-deal-house-rules-lt")
+    page.goto(f"/sessions/{evening['michigan'].pk}/")
+    page.locator(".house-rules summary").click()
+    picture(page, "phone-session-house-rules-lt")
+    for size, name in ((TABLET, "tablet"), (PHONE, "phone")):
+        page.set_viewport_size(size)
+        report = page.evaluate(CELLS_SCRIPT)
+        assert report["scrollWidth"] <= report["width"], name
