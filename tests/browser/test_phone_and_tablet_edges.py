@@ -45,6 +45,14 @@ CELLS_SCRIPT = """() => {
 }"""
 
 
+#: The boxes of a header's parts: on one line, each part's top is above every part's bottom.
+LINE_SCRIPT = """selector => {
+  const boxes = [...document.querySelector(selector).children]
+    .map(child => child.getBoundingClientRect()).filter(box => box.height > 0);
+  return {count: boxes.length, tops: boxes.map(b => Math.round(b.top)), bottoms: boxes.map(b => Math.round(b.bottom))};
+}"""
+
+
 def picture(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.evaluate("window.scrollTo(0, 0); document.body.scrollTop = 0")
@@ -110,16 +118,27 @@ def test_on_a_phone_every_table_cell_is_on_screen(open_page: Any, club_setup: di
 
 def test_the_deal_screens_header_is_one_line_on_a_tablet(open_page: Any, club_setup: dict[str, Any],
                                                          evening: dict[str, Any]) -> None:
+    m, admin = club_setup["members"], club_setup["users"]["admin"]
+    five = [m["admin"], m["scorer"], m["member"], m["Petras"], m["Asta"]]
+    deals = [evening["running"], evening["rukas_deal"]]
+    for game in ("velnias", "elgeta", "cheat"):
+        session = services.session_start(club=club_setup["club"], game=game, players=five[:4] if game == "elgeta" else five,
+                                         user=admin,
+                                         options={"notation": "lt"})
+        deals.append(services.deal_start(session=session, user=admin))
+    failures = []
     for language in ("lt", "en"):
-        page = open_page(club_setup["users"]["admin"], language=language, size=TABLET)
-        for deal in (evening["running"], evening["rukas_deal"]):
+        page = open_page(admin, language=language, size=TABLET)
+        for deal in deals:
             page.goto(f"/deals/{deal.pk}/")
-            tops = page.evaluate(
-                "() => [...document.querySelector('.deal-screen .deal-head').children]"
-                ".map(child => Math.round(child.getBoundingClientRect().top))")
-            assert len(tops) >= 2 and len(set(tops)) == 1, f"{language} deal {deal.number}: children at {tops}"
+            for selector in (".site-head", ".deal-screen .deal-head"):
+                head = page.evaluate(LINE_SCRIPT, selector)
+                # One line: every part of the header beside the others, none below another.
+                if not (head["count"] >= 2 and max(head["tops"]) < min(head["bottoms"])):
+                    failures.append(f"{language} {deal.session.game} {selector}: {head}")
             picture(page, f"tablet-deal-head-{deal.session.game}-{language}")
         shoot(page, f"edges-deal-{language}")
+    assert failures == [], "\n".join(failures)
 
 
 def test_the_house_rules_are_on_the_session_page_and_the_deal_screen(open_page: Any, club_setup: dict[str, Any],
