@@ -139,6 +139,10 @@ class GamePages:
             return ", ".join(f"{presenters.name_of(names, seat)} {text}" for seat, text in enumerate(symbols))
         return "–" if value is None else str(value)
 
+    def movement_reason(self, reason: str) -> str:
+        """Why points or chips moved in the session's ledger (its ``reason`` key), in words."""
+        return {"deal": _("the deal's result"), "split": _("M3 share")}.get(reason, reason)
+
     def session_rules(self) -> list[tuple[str, str]]:
         """(label, value) of the game's rules for the whole session rather than one deal: who
         deals next, and anything settled at the close."""
@@ -203,6 +207,27 @@ class GamePages:
         self, view: Mapping[str, Any], last: Mapping[str, Any], names: Sequence[str], notation: str
     ) -> list[str]:
         return []
+
+    def audit_conclusion(self, result: Any, names: Sequence[str], notation: str) -> str:
+        """The referee's conclusion from one entry as the audit shows it, in the reader's language:
+        the screen's own sentences (:meth:`explain`, from the stored conclusion alone), then each
+        seat's points; the engine's English sentence only for a conclusion the game cannot word."""
+        from referee.numbers import points_text
+        from referee.rules.seat_names import with_names
+
+        if not isinstance(result, dict):
+            return ""
+        try:
+            sentences = self.explain({}, result, names, notation)
+        except (KeyError, TypeError, IndexError, ValueError):  # needs the deal's view, which the audit has not
+            sentences = []
+        if not sentences:
+            return str(with_names(result, names).get("text", ""))
+        points = result.get("points")
+        if isinstance(points, list) and len(points) == len(names):
+            sentences.append(_("Points: %(list)s.") % {"list": ", ".join(
+                f"{name} {points_text(value)}" for name, value in zip(names, points))})
+        return " ".join(sentences)
 
     def describe_entry(
         self, payload: Mapping[str, Any], result: Mapping[str, Any] | None, names: Sequence[str], notation: str

@@ -40,6 +40,10 @@ class MichiganPages(GamePages):
     def money_rule_text(self) -> str:
         return _("Net chips x the chip value; the chips left on the prize cards are shared at close (M3).")
 
+    def movement_reason(self, reason: str) -> str:
+        words = {"ante": _("ante"), "prize": _("prize"), "misplay": _("misplay"), "payout": _("payout")}
+        return words.get(reason) or super().movement_reason(reason)
+
     def session_rules(self) -> list[tuple[str, str]]:
         return [*super().session_rules(), (
             _("M3 chips left on the prize cards at close"),

@@ -61,6 +61,9 @@ def session_context(session: Session, role: str) -> dict[str, Any]:
     deals_count = selectors.deal_count(session)
     is_open = session.status == SessionStatus.OPEN
     check = ledger["zero_sum_check"]
+    pages = PAGES[session.game]
+    for movement in ledger["movements"]:
+        movement["reason_text"] = pages.movement_reason(movement["reason"])
     unit_key = ledger["unit"]
     context: dict[str, Any] = {
         "session": session, "club": session.club, "names": names, "game_name": PAGES[session.game].name,
