@@ -423,7 +423,7 @@ def render_csv(data: Mapping[str, Any]) -> str:
     writer.writerow([_("total (%(unit)s)") % {"unit": unit_label(data["session"]["game"])}, "",
                      *(row["total"] for row in by_seat), ""])
     writer.writerow([_("place"), "", *(row["place"] for row in by_seat), ""])
-    writer.writerow([_("money (%(currency)s)") % {"currency": data["session"]["currency"]}, "",
+    writer.writerow([_("money (%(currency)s, decimal point)") % {"currency": data["session"]["currency"]}, "",
                      *(row["money"] for row in by_seat), ""])
     return out.getvalue()
 

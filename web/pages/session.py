@@ -78,7 +78,10 @@ def session_context(session: Session, role: str) -> dict[str, Any]:
         "csv_links": [
             (_("Standings"), reverse("api-session-standings", args=[session.pk]) + "?format=csv"),
             (_("Ledger"), reverse("api-session-ledger", args=[session.pk]) + "?format=csv"),
-            (_("Settlement"), reverse("api-session-settlement", args=[session.pk]) + "?format=csv"),
+            (_("Settlement: who pays whom"), reverse("api-session-settlement", args=[session.pk])
+             + "?format=csv&table=transfers"),
+            (_("Settlement: each player's net"), reverse("api-session-settlement", args=[session.pk])
+             + "?format=csv&table=nets"),
         ],
     }
     context.update(_summary_context(session))
