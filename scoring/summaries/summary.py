@@ -45,7 +45,7 @@ from django.utils.translation import gettext as _
 
 from referee.games import PAGES, FactQuery
 from referee.models import DealStatus, Entry, Session
-from referee.numbers import MINUS, plain_figures, points_text
+from referee.numbers import MINUS, points_text
 from scoring import selectors
 from scoring.csv_writer import SpreadsheetWriter
 from scoring.figures import SeatRow

@@ -38,7 +38,8 @@ CELLS_SCRIPT = """() => {
     if (box.width === 0 && box.height === 0) continue;
     cells += 1;
     if (box.left < -1 || box.right > width + 1) {
-      out.push(`${cell.closest('table').className || cell.closest('section, details').id || 'table'}: ${cell.innerText.trim().slice(0, 30)} [${Math.round(box.left)}, ${Math.round(box.right)}]`);
+      const where = cell.closest('table').className || 'table';
+      out.push(`${where}: ${cell.innerText.trim().slice(0, 30)} [${Math.round(box.left)}, ${Math.round(box.right)}]`);
     }
   }
   return {cells, out: out.slice(0, 10), scrollWidth: document.scrollingElement.scrollWidth, width};
@@ -111,7 +112,7 @@ def test_on_a_phone_every_table_cell_is_on_screen(open_page: Any, club_setup: di
     assert money.count() == 4
     for cell in money.all():
         box = cell.bounding_box()
-        assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"]
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
         label = page.evaluate("cell => getComputedStyle(cell, '::before').content", cell.element_handle())
         assert label.strip('"').startswith(("Pinigai", "Money"))
 
@@ -122,8 +123,8 @@ def test_the_deal_screens_header_is_one_line_on_a_tablet(open_page: Any, club_se
     five = [m["admin"], m["scorer"], m["member"], m["Petras"], m["Asta"]]
     deals = [evening["running"], evening["rukas_deal"]]
     for game in ("velnias", "elgeta", "cheat"):
-        session = services.session_start(club=club_setup["club"], game=game, players=five[:4] if game == "elgeta" else five,
-                                         user=admin,
+        players = five[:4] if game == "elgeta" else five  # Elgeta: 2 to 4 players
+        session = services.session_start(club=club_setup["club"], game=game, players=players, user=admin,
                                          options={"notation": "lt"})
         deals.append(services.deal_start(session=session, user=admin))
     failures = []
@@ -148,8 +149,8 @@ def test_the_house_rules_are_on_the_session_page_and_the_deal_screen(open_page: 
     rules = page.locator(".house-rules")
     rules.locator("summary").click()
     text = rules.inner_text()
-    for words in ("M1 įnašas ant prizinės kortos", "1 žetonas", "M2", "Kas dalija", "Statymas", "0,05\u00a0EUR už žetoną",
-                  "M3 žetonai, likę ant prizinių kortų"):
+    for words in ("M1 įnašas ant prizinės kortos", "1 žetonas", "M2", "Kas dalija", "Statymas",
+                  "0,05\u00a0EUR už žetoną", "M3 žetonai, likę ant prizinių kortų"):
         assert words in text, f"{words!r} not in {text!r}"
     picture(page, "phone-deal-house-rules-lt")
     page.goto(f"/sessions/{evening['michigan'].pk}/")

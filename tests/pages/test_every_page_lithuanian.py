@@ -17,7 +17,7 @@ from tests.browser.test_every_page import club_pages  # noqa: F401  (the fixture
 pytestmark = pytest.mark.django_db
 
 #: Words that never occur in Lithuanian: any of them on a Lithuanian page is an untranslated string.
-ENGLISH = frozenset("""
+_ENGLISH_WORDS = """
 the and of to is are was by for with from you your our this that these those it its has have
 not no yes or if when while then than who whom what which where how all any each every
 session sessions deal deals dealer points point chips chip money stake player players seat seats
@@ -26,7 +26,8 @@ place places total totals score scorer record recorded undo open closed close st
 finished running settlement pays paid owes debt debts balance leaderboard season seasons
 rules house ante penalty trick tricks card cards hand hands show hide save cancel back next
 sign out in on at up down out over under after before only more less
-""".split())
+"""
+ENGLISH = frozenset(_ENGLISH_WORDS.split())
 
 #: Text that a screen reader speaks although it is not a text node.
 SPOKEN_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")
