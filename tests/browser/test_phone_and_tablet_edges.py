@@ -105,6 +105,9 @@ def test_on_a_phone_every_table_cell_is_on_screen(open_page: Any, club_setup: di
         if report["out"] or report["scrollWidth"] > report["width"]:
             failures.append(f"{path}: page {report['scrollWidth']} px for {report['width']}: {report['out']}")
         picture(page, f"phone-{name}-{language}")
+        page.set_viewport_size(TABLET)
+        picture(page, f"tablet-{name}-{language}")
+        page.set_viewport_size(PHONE)
     assert failures == [], "\n".join(failures)
     # The figures a treasurer looks for are there, each beside its column's name.
     page.goto(f"/sessions/{velnias.pk}/")
