@@ -57,7 +57,11 @@ LINE_SCRIPT = """selector => {
 def picture(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.evaluate("window.scrollTo(0, 0); document.body.scrollTop = 0")
+    page.screenshot(path=str(SHOTS / f"{name}-screen.png"))
+    # The whole page, its docked strips unstuck (the deal screen scrolls inside its body).
+    page.evaluate("document.documentElement.classList.add('full-shot')")
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.evaluate("document.documentElement.classList.remove('full-shot')")
 
 
 @pytest.fixture
