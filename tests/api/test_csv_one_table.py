@@ -67,6 +67,10 @@ def test_an_unknown_table_is_refused_with_the_tables_there_are(api: Any, club_se
         f"/api/sessions/{session.pk}/settlement/?format=csv&table=both", HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
     assert "Unknown table “both”; use transfers or nets." in response.content.decode()
+    as_json = api(club_setup["users"]["member"]).get(
+        f"/api/sessions/{session.pk}/ledger/?table=nets", HTTP_ACCEPT_LANGUAGE="en")
+    assert (as_json.status_code, as_json.json()) == (
+        400, {"error": "Unknown table “nets”; use movements or check.", "code": "invalid"})
 
 
 def test_the_ledger_is_two_files_of_one_table_each(api: Any, club_setup: dict[str, Any], session: Any) -> None:

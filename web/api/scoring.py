@@ -78,11 +78,13 @@ FORMAT = OpenApiParameter(
 
 LEDGER_TABLE = OpenApiParameter(
     "table", str, enum=["movements", "check"], required=False,
-    description="With `csv`: the movements (default) or the zero-sum check, each a file of its own.",
+    description="With `csv`: the movements (default) or the zero-sum check, each a file of its own "
+                "(JSON holds both).",
 )
 SETTLEMENT_TABLE = OpenApiParameter(
     "table", str, enum=["transfers", "nets"], required=False,
-    description="With `csv`: who pays whom (default) or each player's net, each a file of its own.",
+    description="With `csv`: who pays whom (default) or each player's net, each a file of its own "
+                "(JSON holds both).",
 )
 
 
@@ -160,11 +162,12 @@ class LedgerView(APIView):
         tags=["scoring"],
     )
     def get(self, request: Request, pk: int) -> Response:
+        table = _table(request, ("movements", "check"))  # refused in either format, as the schema says
         data = selectors.ledger(_session(request, pk))
         if not _wants_csv(request):
             return Response(data)
         check = data["zero_sum_check"]
-        if _table(request, ("movements", "check")) == "check":
+        if table == "check":
             rows: list[list[Any]] = [["players_net", "on_prize_cards", "total", "ok"],
                                      [check["players_net"], check["on_prize_cards"], check["total"],
                                       "yes" if check["ok"] else "NOT ZERO"]]
@@ -188,10 +191,10 @@ class SettlementView(APIView):
         tags=["scoring"],
     )
     def get(self, request: Request, pk: int) -> Response:
+        table = _table(request, ("transfers", "nets"))  # refused in either format, as the schema says
         session = _session(request, pk)
         if not _wants_csv(request):
             return Response(selectors.settlement(session))
-        table = _table(request, ("transfers", "nets"))
         with plain_figures():  # the explanations' amounts as the amount column writes them
             data = selectors.settlement(session)
         currency = data["currency"]
