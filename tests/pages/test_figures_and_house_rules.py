@@ -91,7 +91,8 @@ def test_the_house_rules_are_on_the_session_page_and_the_deal_screen(page: Any, 
     session.save()
     client = page(club_setup["users"]["scorer"], language)
     expected = {
-        "en": ["House rules", "R1 a 7 that beat an ace the 7 takes", "R2 a trick nobody takes carried to the next taker",
+        "en": ["House rules", "R1 a 7 that beat an ace the 7 takes",
+               "R2 a trick nobody takes carried to the next taker",
                "Who deals the dealer moves one seat clockwise each deal", "Stake 0.10 EUR per point",
                "Smallest coin none: exact cents"],
         "lt": ["Namų taisyklės", "Statymas 0,10 EUR už tašką", "Kas dalija"],
