@@ -18,7 +18,10 @@ from typing import Any, ClassVar, Literal
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from referee import presenters
+from referee.numbers import points_text
 from referee.rules import GAMES, Game, MoneyRule
+from referee.rules.seat_names import with_names
 
 #: One row read for a summary's facts (a ``values_list`` tuple).
 Row = Sequence[Any]
@@ -122,8 +125,6 @@ class GamePages:
 
     def rule_value(self, kind: str, value: Any, text: RuleText | None, names: Sequence[str], notation: str) -> str:
         """A house rule's value in words, by how the rule is chosen (its ``HouseRule.kind``)."""
-        from referee import presenters
-
         if kind == "bool":
             return _("on") if value else _("off")
         if kind == "choice":
@@ -212,9 +213,6 @@ class GamePages:
         """The referee's conclusion from one entry as the audit shows it, in the reader's language:
         the screen's own sentences (:meth:`explain`, from the stored conclusion alone), then each
         seat's points; the engine's English sentence only for a conclusion the game cannot word."""
-        from referee.numbers import points_text
-        from referee.rules.seat_names import with_names
-
         if not isinstance(result, dict):
             return ""
         try:

@@ -87,7 +87,8 @@ class CheatPages(GamePages):
                     _("Nobody challenged %(name)s's last card: %(name)s is out.") % {"name": name_of(names, seat)}
                 )
             sentences.append(_("%(name)s placed a card and announced %(rank)s.") % {"name": who, "rank": rank})
-            if view["counts"][last["player"]] == 0:
+            counts = view.get("counts")  # none in the audit, which reads the conclusion alone
+            if counts is not None and counts[last["player"]] == 0:
                 sentences.append(
                     _("That was %(name)s's last card: it stands unless someone challenges it.") % {"name": who}
                 )

@@ -131,7 +131,9 @@ class MichiganPages(GamePages):
         kind = last["type"]
         penalty = chips_word(last.get("penalty_each", 0))
         sentences: list[str] = []
-        if kind == "exchange":
+        if kind == "exchange" and "hand_sizes" not in view:  # the audit: the conclusion alone
+            sentences.append(_("%(name)s swapped their hand for the extra hand.") % {"name": who})
+        elif kind == "exchange":
             sentences.append(
                 _("%(name)s swapped their hand for the extra hand and now holds %(cards)s.")
                 % {"name": who, "cards": cards_word(view["hand_sizes"][last["player"]])}

@@ -109,3 +109,18 @@ def test_cheat_says_the_loser_deals(page: Any, start: Any, club_setup: dict[str,
     text = text_of(page(club_setup["users"]["scorer"]).get(f"/deals/{deal.pk}/"))
     assert "Who deals the loser of a deal (the cheat) deals the next" in text
     assert "C1 jokers 0" in text
+
+
+def test_the_audit_speaks_lithuanian_for_entries_whose_words_need_the_deal(page: Any, start: Any,
+                                                                          club_setup: dict[str, Any]) -> None:
+    """A Cheat card placed and a Rūkas trick nobody takes: the audit reads only the stored
+    conclusion, and still says them in the club's words, not the engine's English."""
+    scorer = club_setup["users"]["scorer"]
+    cheat = start("cheat", FOUR[:3])
+    record(cheat, scorer, {"type": "place", "player": 0})
+    rukas = start("rukas", FOUR)
+    record(rukas, scorer, {"type": "trick", "cards": ["5", "5", "9", "9"]})
+    for deal in (cheat, rukas):
+        text = text_of(page(club_setup["users"]["member"], "lt").get(f"/sessions/{deal.session_id}/audit/"))
+        for english in (" placed a card", " takes the trick", "Nobody takes", " the "):
+            assert english not in text, (deal.session.game, english, text)
