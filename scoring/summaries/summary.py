@@ -54,7 +54,7 @@ from scoring.settlement.story import explain_transfer
 from scoring.summaries import chart as summary_chart
 
 #: Bump when the summary's shape or rendering changes, so stored summaries count as stale.
-SUMMARY_VERSION = 2
+SUMMARY_VERSION = 3
 
 Progress = Callable[[int], None]
 
