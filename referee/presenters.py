@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from referee.numbers import points_text
 from referee.rules.cards import RANK_TEXT_EN, RANK_TEXT_LT, RANK_VALUES, SUIT_SYMBOLS
 
 #: The canonical ranks, lowest first, as the engine's views write them.
@@ -86,11 +87,7 @@ def names_list(names: Sequence[str], seats: Sequence[int]) -> str:
 
 def signed(value: int) -> str:
     """+3 / −3 / 0 with a real minus sign, so columns of points read at a glance."""
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"−{-value}"
-    return "0"
+    return points_text(value)
 
 
 def cards_word(count: int) -> str:

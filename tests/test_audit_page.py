@@ -65,8 +65,8 @@ def test_a_member_reads_every_entry_undo_and_correction_with_who_and_when(
     assert "undid entry 3 (“trick · cards: 4 5 6 7”)" in html
     assert "corrected entry 1: was “trick · cards: 2 3 4 5”, now “trick · cards: 2 3 4 6”" in html
     assert "5 entries" in html and "2 undos and corrections" in html
-    # The referee's conclusion names the players, not seats: Ona leads; the lone six takes.
-    assert cells[4][2].startswith("Petras takes the trick with the six")
+    # The referee's conclusion names the players, not seats, in the screen's words: the lone six takes.
+    assert cells[4][2].startswith("Petras takes the trick with 6")
 
 
 def test_the_session_page_links_to_its_audit(history: dict[str, Any]) -> None:

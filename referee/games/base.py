@@ -18,8 +18,11 @@ from typing import Any, ClassVar, Literal
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from referee import presenters
+from referee.numbers import points_text
 from referee.presenters import rank_pad
 from referee.rules import GAMES, Game, MoneyRule
+from referee.rules.seat_names import with_names
 
 #: One row read for a summary's facts (a ``values_list`` tuple).
 Row = Sequence[Any]
@@ -108,6 +111,45 @@ class GamePages:
         """Label and explanation of each of the engine's ``house_rules``, by option key."""
         return {}
 
+    def rules_in_play(self, options: Mapping[str, Any], names: Sequence[str], notation: str) -> list[tuple[str, str]]:
+        """(label, value) of each house rule a session plays by, in the reader's language: the
+        engine's ``house_rules`` with this session's values (or the defaults), then the game's
+        rules of the whole session (:meth:`session_rules`)."""
+        texts = self.rule_texts()
+        defaults = self.rules.option_defaults
+        shown = []
+        for rule in self.rules.house_rules:
+            text = texts.get(rule.key)
+            value = options.get(rule.key, defaults.get(rule.key))
+            shown.append((text.label if text else rule.key, self.rule_value(rule.kind, value, text, names, notation)))
+        return shown + self.session_rules()
+
+    def rule_value(self, kind: str, value: Any, text: RuleText | None, names: Sequence[str], notation: str) -> str:
+        """A house rule's value in words, by how the rule is chosen (its ``HouseRule.kind``)."""
+        if kind == "bool":
+            return _("on") if value else _("off")
+        if kind == "choice":
+            return str(text.choices.get(value, value)) if text else str(value)
+        if kind == "chips" and isinstance(value, int):
+            return presenters.chips_word(value)
+        if kind == "prizes" and isinstance(value, list):
+            return " ".join(presenters.show_card(card, notation) for card in value)
+        if kind == "suits":
+            if not isinstance(value, list) or not value:
+                return _("by the number of players")
+            symbols = ["".join(presenters.SUIT_SYMBOLS.get(s, s) for s in str(suits)) for suits in value]
+            return ", ".join(f"{presenters.name_of(names, seat)} {text}" for seat, text in enumerate(symbols))
+        return "–" if value is None else str(value)
+
+    def movement_reason(self, reason: str) -> str:
+        """Why points or chips moved in the session's ledger (its ``reason`` key), in words."""
+        return {"deal": _("the deal's result"), "split": _("M3 share")}.get(reason, reason)
+
+    def session_rules(self) -> list[tuple[str, str]]:
+        """(label, value) of the game's rules for the whole session rather than one deal: who
+        deals next, and anything settled at the close."""
+        return [(_("Who deals"), _("the dealer moves one seat clockwise each deal"))]
+
     # -- the recording screen ------------------------------------------------------------------
 
     def rank_pad(self, options: Mapping[str, Any], notation: str) -> list[dict[str, str]]:
@@ -172,6 +214,24 @@ class GamePages:
         self, view: Mapping[str, Any], last: Mapping[str, Any], names: Sequence[str], notation: str
     ) -> list[str]:
         return []
+
+    def audit_conclusion(self, result: Any, names: Sequence[str], notation: str) -> str:
+        """The referee's conclusion from one entry as the audit shows it, in the reader's language:
+        the screen's own sentences (:meth:`explain`, from the stored conclusion alone), then each
+        seat's points; the engine's English sentence only for a conclusion the game cannot word."""
+        if not isinstance(result, dict):
+            return ""
+        try:
+            sentences = self.explain({}, result, names, notation)
+        except (KeyError, TypeError, IndexError, ValueError):  # needs the deal's view, which the audit has not
+            sentences = []
+        if not sentences:
+            return str(with_names(result, names).get("text", ""))
+        points = result.get("points")
+        if isinstance(points, list) and len(points) == len(names):
+            sentences.append(_("Points: %(list)s.") % {"list": ", ".join(
+                f"{name} {points_text(value)}" for name, value in zip(names, points))})
+        return " ".join(sentences)
 
     def describe_entry(
         self, payload: Mapping[str, Any], result: Mapping[str, Any] | None, names: Sequence[str], notation: str

@@ -37,6 +37,9 @@ class CheatPages(GamePages):
     # A deal has one loser and no winner to count a run of.
     streak_highlight = False
 
+    def session_rules(self) -> list[tuple[str, str]]:
+        return [(_("Who deals"), _("the loser of a deal (the cheat) deals the next"))]
+
     def rule_texts(self) -> Mapping[str, RuleText]:
         return {
             "jokers": RuleText(
@@ -84,7 +87,8 @@ class CheatPages(GamePages):
                     _("Nobody challenged %(name)s's last card: %(name)s is out.") % {"name": name_of(names, seat)}
                 )
             sentences.append(_("%(name)s placed a card and announced %(rank)s.") % {"name": who, "rank": rank})
-            if view["counts"][last["player"]] == 0:
+            counts = view.get("counts")  # none in the audit, which reads the conclusion alone
+            if counts is not None and counts[last["player"]] == 0:
                 sentences.append(
                     _("That was %(name)s's last card: it stands unless someone challenges it.") % {"name": who}
                 )

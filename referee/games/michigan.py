@@ -40,6 +40,16 @@ class MichiganPages(GamePages):
     def money_rule_text(self) -> str:
         return _("Net chips x the chip value; the chips left on the prize cards are shared at close (M3).")
 
+    def movement_reason(self, reason: str) -> str:
+        words = {"ante": _("ante"), "prize": _("prize"), "misplay": _("misplay"), "payout": _("payout")}
+        return words.get(reason) or super().movement_reason(reason)
+
+    def session_rules(self) -> list[tuple[str, str]]:
+        return [*super().session_rules(), (
+            _("M3 chips left on the prize cards at close"),
+            _("shared equally; the chips left over go one each from the seat after the last dealer"),
+        )]
+
     def rule_texts(self) -> Mapping[str, RuleText]:
         return {
             "prizes": RuleText(_("Prize cards"), _("An ace, a king, a queen and a jack of four different suits.")),
@@ -121,7 +131,9 @@ class MichiganPages(GamePages):
         kind = last["type"]
         penalty = chips_word(last.get("penalty_each", 0))
         sentences: list[str] = []
-        if kind == "exchange":
+        if kind == "exchange" and "hand_sizes" not in view:  # the audit: the conclusion alone
+            sentences.append(_("%(name)s swapped their hand for the extra hand.") % {"name": who})
+        elif kind == "exchange":
             sentences.append(
                 _("%(name)s swapped their hand for the extra hand and now holds %(cards)s.")
                 % {"name": who, "cards": cards_word(view["hand_sizes"][last["player"]])}

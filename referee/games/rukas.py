@@ -117,6 +117,8 @@ class RukasPages(GamePages):
         if taker is None:
             reasons.append(_("no card is left in play"))
             sentences = [_("Nobody takes the trick: %(reasons)s.") % {"reasons": "; ".join(reasons)}]
+            if "options" not in view:  # the audit: the conclusion alone, without the deal after it
+                return sentences
             if view["options"]["void_trick"] == "void":
                 sentences.append(
                     _("No point; %(name)s reveals first again.") % {"name": name_of(names, view["leader"])}

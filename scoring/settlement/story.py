@@ -19,7 +19,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from referee.numbers import money_text
+from referee.numbers import chips_text, money_text
 
 #: A seat's story lists this many deals; the rest are summed as one item.
 DEALS_NAMED = 6
@@ -87,5 +87,5 @@ def explain_transfer(transfer: Mapping[str, Any], *, nets: Sequence[Mapping[str,
 def chip_words(reasons: Mapping[str, int]) -> str:
     labels = {"ante": _("antes"), "prize": _("prizes"), "misplay": _("misplays"), "payout": _("payouts"),
               "split": _("M3 share")}
-    parts = [f"{label} {reasons[r]:+d}".replace("-", "\u2212") for r, label in labels.items() if reasons.get(r)]
+    parts = [f"{label} {chips_text(reasons[r])}" for r, label in labels.items() if reasons.get(r)]
     return ", ".join(parts) or "0"

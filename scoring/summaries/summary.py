@@ -40,11 +40,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from referee.games import PAGES, FactQuery
 from referee.models import DealStatus, Entry, Session
-from referee.numbers import MINUS, number_text
+from referee.numbers import MINUS, points_text
 from scoring import selectors
 from scoring.csv_writer import SpreadsheetWriter
 from scoring.figures import SeatRow
@@ -53,7 +54,7 @@ from scoring.settlement.story import explain_transfer
 from scoring.summaries import chart as summary_chart
 
 #: Bump when the summary's shape or rendering changes, so stored summaries count as stale.
-SUMMARY_VERSION = 2
+SUMMARY_VERSION = 3
 
 Progress = Callable[[int], None]
 
@@ -333,32 +334,37 @@ def render_html(data: Mapping[str, Any]) -> str:
             for r in settlement["rounding"] if Decimal(r["rounding"])
         ],
         "deals": data["deals"],
-        "deal_rows": deal_rows(data["deals"], names),
+        "deal_rows": deal_rows(data["deals"], names, {
+            "deal": gettext("Deal"), "dealer": gettext("Dealer"), "won_by": gettext("Won by")}),
         "show_money": Decimal(session["stake"]) > 0,
         "chart_url": chart_url(session["id"]),
     }
     return render_to_string("scoring/summary_fragment.html", context)
 
 
-def deal_rows(deals: Sequence[Mapping[str, Any]], names: Sequence[str]) -> SafeString:
-    """The deal-by-deal table's rows, as the template wrote them, byte for byte: its 1,600 cells
-    of two figures each (200 deals of eight) took most of the summary's HTML time."""
+def deal_rows(deals: Sequence[Mapping[str, Any]], names: Sequence[str], labels: Mapping[str, str]) -> SafeString:
+    """The deal-by-deal table's rows, as the template would write them: its 1,600 cells of two
+    figures each (200 deals of eight) took most of the summary's HTML time. Each cell carries its
+    column's name (``data-label``), which a phone shows beside it when the rows become cards."""
     rows = []
+    seat_labels = [escape(name) for name in names]
+    deal_label, dealer_label, won_label = (escape(labels[key]) for key in ("deal", "dealer", "won_by"))
     for deal in deals:
-        cells = "".join(f"<td>{_whole(value)} <small>({_whole(total)})</small></td>"
-                        for value, total in zip(deal["values"], deal["running"]))
+        cells = "".join(f'<td class="num" data-label="{label}">{_signed(value)} <small>({_signed(total)})</small></td>'
+                        for label, value, total in zip(seat_labels, deal["values"], deal["running"]))
         winners = ", ".join(names[seat] for seat in deal["winners"])
-        rows.append(f"<tr><td>{deal['number']}</td><td>{escape(names[deal['dealer']])}</td>{cells}"
-                    f"<td>{escape(winners) if winners else '–'}</td></tr>\n")
+        rows.append(f'<tr><td data-label="{deal_label}">{deal["number"]}</td>'
+                    f'<td data-label="{dealer_label}">{escape(names[deal["dealer"]])}</td>{cells}'
+                    f'<td data-label="{won_label}">{escape(winners) if winners else "–"}</td></tr>\n')
     return mark_safe("".join(rows))  # noqa: S308 - every name escaped above, figures are digits
 
 
-def _whole(value: Any) -> str:
-    """A whole figure as ``number_text(value, 0)`` writes it (a real minus sign), without its
-    Decimal round trip for the plain integers a deal's cells hold."""
+def _signed(value: Any) -> str:
+    """A deal's result as :func:`referee.numbers.points_text` writes it ("+2", "−3", "0"),
+    without its Decimal round trip for the plain integers a deal's cells hold."""
     if type(value) is int:
-        return f"{MINUS}{-value}" if value < 0 else str(value)
-    return number_text(value, 0)
+        return f"+{value}" if value > 0 else f"{MINUS}{-value}" if value < 0 else "0"
+    return points_text(value)
 
 
 def _explanation(data: Mapping[str, Any], transfer: Mapping[str, Any]) -> str:
@@ -417,7 +423,7 @@ def render_csv(data: Mapping[str, Any]) -> str:
     writer.writerow([_("total (%(unit)s)") % {"unit": unit_label(data["session"]["game"])}, "",
                      *(row["total"] for row in by_seat), ""])
     writer.writerow([_("place"), "", *(row["place"] for row in by_seat), ""])
-    writer.writerow([_("money (%(currency)s)") % {"currency": data["session"]["currency"]}, "",
+    writer.writerow([_("money (%(currency)s, decimal point)") % {"currency": data["session"]["currency"]}, "",
                      *(row["money"] for row in by_seat), ""])
     return out.getvalue()
 

@@ -38,7 +38,7 @@ def test_debts_then_a_payment_by_the_payer_then_its_reversal(client_for: Any, cl
         ("Jonas", "-0.30"), ("Ona", "0.80"), ("Rūta", "-0.50")]
     csv = ruta.get("/api/clubs/vilnius/debts/?format=csv")
     assert csv["Content-Type"].startswith("text/csv")
-    assert csv.content.decode().splitlines()[0] == "payer,payee,amount (EUR)"
+    assert csv.content.decode().splitlines()[0] == "payer,payee,\"amount (EUR, decimal point)\""
     # Rūta cannot mark Jonas' payment (neither payer, payee nor admin): nothing stored.
     refused = ruta.post("/api/clubs/vilnius/payments/", {"payer": m["scorer"].pk, "payee": m["admin"].pk,
                                                          "session": closed.pk}, format="json")

@@ -45,7 +45,7 @@ def test_standings_json_and_csv(club_setup, api, evening):
         "2,-3,5,-2\n"
         "total (points),3,1,-4\n"
         "place,1,2,3\n"
-        "money (EUR),1.50,0.50,-2.00\n"
+        "\"money (EUR, decimal point)\",1.50,0.50,-2.00\n"
     )
     accept = client.get(f"/api/sessions/{evening.pk}/standings/", HTTP_ACCEPT="text/csv")
     assert accept.content == response.content
@@ -60,15 +60,17 @@ def test_ledger_and_settlement_csv(club_setup, api, evening):
         "1,Rūta,Ona,2,deal,yes\n"
         "2,Ona,Jonas,3,deal,yes\n"
         "2,Rūta,Jonas,2,deal,yes\n"
-        "check,players_net,0,on_prize_cards,0,ok\n"
     )
+    check = client.get(f"/api/sessions/{evening.pk}/ledger/?format=csv&table=check").content.decode()
+    assert check == "players_net,on_prize_cards,total,ok\n0,0,0,yes\n"
     settlement = client.get(f"/api/sessions/{evening.pk}/settlement/").json()
     assert [(t["from_name"], t["to_name"], t["amount"]) for t in settlement["transfers"]] == [
         ("Rūta", "Ona", "1.50"), ("Rūta", "Jonas", "0.50"),
     ]
     text = client.get(f"/api/sessions/{evening.pk}/settlement/?format=csv").content.decode()
-    assert text.splitlines()[0] == "from,to,amount,currency,explanation"
-    assert text.splitlines()[1].startswith('Rūta,Ona,1.50,EUR,"Rūta is down 2.00 EUR: deal 1 −1.00, deal 2 −1.00. ')
+    assert text.splitlines()[0] == '"amount (EUR, decimal point)"'.join(["from,to,", ",explanation"])
+    # The explanation writes its figures as the file does: a decimal point and a plain "-".
+    assert text.splitlines()[1].startswith('Rūta,Ona,1.50,"Rūta is down 2.00 EUR: deal 1 -1.00, deal 2 -1.00. ')
 
 
 def test_private_leaderboard_is_hidden_from_non_members(club_setup, api, evening):
@@ -91,7 +93,8 @@ def test_public_leaderboard_is_open_without_money(club_setup, api, evening):
         ("Jonas", 1, None), ("Ona", 3, None), ("Rūta", -4, None),
     ]
     csv_text = api().get("/api/clubs/vilnius/leaderboard/?min_deals=1&format=csv").content.decode()
-    assert csv_text.splitlines()[0] == "rank,name,deals,wins,win_rate,points,money,rating"
+    assert csv_text.splitlines()[0] == ('rank,name,deals,wins,"win rate (0 to 1, decimal point)",points,'
+                                        '"money (EUR, decimal point)",rating (decimal point)')
     # Names are public; money and head-to-head are not.
     assert "1.50" not in csv_text
     outsider = api(club_setup["users"]["outsider"])

@@ -122,7 +122,7 @@ def test_csv_has_a_row_per_deal_then_totals_places_and_money(club_setup: Any, on
         ["3", "Jonas", "2", "2", "-4", "Ona; Jonas"],
         ["total (points)", "", "2", "17", "-19", ""],
         ["place", "", "2", "1", "3", ""],
-        ["money (EUR)", "", "1.00", "8.50", "-9.50", ""],
+        ["money (EUR, decimal point)", "", "1.00", "8.50", "-9.50", ""],
     ]
 
 
@@ -130,7 +130,10 @@ def test_html_and_chart(club_setup: Any, on_commit: Any) -> None:
     session = velnias_evening(club_setup)
     summary = closed(club_setup, session, on_commit)
     html = summary.html
-    assert "<tr><td>1</td><td>Jonas</td><td>17</td><td>2</td><td>1.33</td><td>8.50</td></tr>" in html
+    assert ('<tr><td data-label="Place">1</td><td class="card-title" data-label="Player">Jonas</td>'
+            '<td class="num" data-label="Total (points)">+17</td><td class="num" data-label="Deals won">2</td>'
+            '<td class="num" data-label="Average place">1.33</td>'
+            '<td class="num" data-label="Money (EUR)">8.50</td></tr>') in html
     assert "Rūta pays Jonas 8.50 EUR" in html
     assert "Best single deal: Jonas scored 18 in deal 2." in html
     assert f'src="/sessions/{session.pk}/summary/chart.svg"' in html

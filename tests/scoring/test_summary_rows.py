@@ -11,21 +11,25 @@ from django.utils import translation
 
 from scoring.summaries import summary
 
-#: The loop as summary_fragment.html held it before the rows were written in Python.
+#: The loop as a template would write it: points signed as every page writes them, each cell
+#: labelled with its column for the phone's cards.
 TEMPLATE_LOOP = (
-    "{% load table %}{% for deal in deals %}<tr><td>{{ deal.number }}</td><td>{{ deal.dealer_name }}</td>"
-    "{% for points, total in deal.cells %}<td>{{ points|decimal:0 }} <small>({{ total|decimal:0 }})</small></td>"
-    "{% endfor %}<td>{{ deal.winner_names|default:\"–\" }}</td></tr>\n{% endfor %}"
+    "{% load table %}{% for deal in deals %}<tr><td data-label=\"{{ labels.deal }}\">{{ deal.number }}</td>"
+    "<td data-label=\"{{ labels.dealer }}\">{{ deal.dealer_name }}</td>"
+    "{% for name, points, total in deal.cells %}<td class=\"num\" data-label=\"{{ name }}\">{{ points|points }} "
+    "<small>({{ total|points }})</small></td>"
+    "{% endfor %}<td data-label=\"{{ labels.won_by }}\">{{ deal.winner_names|default:\"–\" }}</td></tr>\n{% endfor %}"
 )
+LABELS = {"deal": "Deal", "dealer": "Dealer", "won_by": "Won by"}
 
 
 def template_rows(deals: list[dict[str, Any]], names: list[str]) -> str:
     context = {"deals": [
         {**deal, "dealer_name": names[deal["dealer"]],
          "winner_names": ", ".join(names[seat] for seat in deal["winners"]),
-         "cells": list(zip(deal["values"], deal["running"]))}
+         "cells": list(zip(names, deal["values"], deal["running"]))}
         for deal in deals
-    ]}
+    ], "labels": LABELS}
     return engines["django"].from_string(TEMPLATE_LOOP).render(context)
 
 
@@ -41,8 +45,15 @@ DEALS = [
 @pytest.mark.parametrize("language", ["lt", "en"])
 def test_the_rows_are_the_templates_bytes(language: str) -> None:
     with translation.override(language):
-        assert str(summary.deal_rows(DEALS, NAMES)) == template_rows(DEALS, NAMES)
+        assert str(summary.deal_rows(DEALS, NAMES, LABELS)) == template_rows(DEALS, NAMES)
 
 
 def test_no_deal_no_row() -> None:
-    assert str(summary.deal_rows([], NAMES)) == "" == template_rows([], NAMES)
+    assert str(summary.deal_rows([], NAMES, LABELS)) == "" == template_rows([], NAMES)
+
+
+def test_a_deals_points_are_signed_as_the_session_table_signs_them() -> None:
+    """The summary wrote "2 (2)" where the session's table wrote "+2 (+2)"."""
+    row = str(summary.deal_rows(DEALS[:1], NAMES, LABELS))
+    assert ">+3 <small>(+3)</small>" in row and ">\u22123 <small>(\u22123)</small>" in row
+    assert ">0 <small>(0)</small>" in row

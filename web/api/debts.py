@@ -18,7 +18,7 @@ from referee.models import Club, Member, Session
 from scoring.models import Payment
 from scoring.settlement import debts
 from web.api import fields as f
-from web.api.scoring import FORMAT, RENDERERS, JSONOrCSV, _csv, _responses, _wants_csv
+from web.api.scoring import FORMAT, RENDERERS, JSONOrCSV, _csv, _money_column, _responses, _wants_csv
 from web.api.serializers import ErrorSerializer
 from web.api.views import _club_for
 
@@ -76,7 +76,7 @@ class DebtsView(APIView):
         data = _money_as_text(debts.debts_view(club))
         if not _wants_csv(request):
             return Response(data)
-        rows: list[list[Any]] = [[_("payer"), _("payee"), _("amount") + f" ({data['currency']})"]]
+        rows: list[list[Any]] = [[_("payer"), _("payee"), _money_column(_("amount"), data["currency"])]]
         rows += [[t["from_name"], t["to_name"], t["amount"]] for t in data["owes"]]
         return _csv(rows, f"{club.slug}-who-owes-whom.csv")
 

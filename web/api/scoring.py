@@ -2,7 +2,11 @@
 member history. Thin: the query parameters are checked here, the selectors compute.
 
 CSV: add ``?format=csv`` (or send ``Accept: text/csv``) to standings, ledger, settlement or
-leaderboard for the same figures as a spreadsheet.
+leaderboard for the same figures as a spreadsheet. Every file holds one table (the settlement's
+transfers and its nets are two: ``?table=transfers`` or ``?table=nets``; the ledger's movements
+and its zero-sum check likewise) and writes its figures the locale-independent way, a decimal
+point and a plain "-", as its column names say ("amount (EUR, decimal point)"), whatever the
+reader's language (``referee.numbers.plain_figures``).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from referee import safe_input
 from referee import selectors as referee_selectors
 from referee.errors import NotAllowed, NotFound, Refusal
 from referee.models import GAME_CHOICES, Club, Member, Session
+from referee.numbers import plain_figures
 from referee.permissions import club_role, signed_in_id
 from scoring import selectors
 from scoring.csv_writer import SpreadsheetWriter
@@ -71,6 +76,18 @@ FORMAT = OpenApiParameter(
 )
 
 
+LEDGER_TABLE = OpenApiParameter(
+    "table", str, enum=["movements", "check"], required=False,
+    description="With `csv`: the movements (default) or the zero-sum check, each a file of its own "
+                "(JSON holds both).",
+)
+SETTLEMENT_TABLE = OpenApiParameter(
+    "table", str, enum=["transfers", "nets"], required=False,
+    description="With `csv`: who pays whom (default) or each player's net, each a file of its own "
+                "(JSON holds both).",
+)
+
+
 def _responses(description: str, csv_too: bool = True) -> dict[Any, Any]:
     body: dict[Any, Any] = {(200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT, description=description)}
     if csv_too:
@@ -86,6 +103,20 @@ def _csv(rows: Iterable[Sequence[Any]], filename: str) -> Response:
     response = Response([list(row) for row in rows])
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def _money_column(name: str, currency: str) -> str:
+    """A money column's name saying how its figures are written."""
+    return _("%(name)s (%(currency)s, decimal point)") % {"name": name, "currency": currency}
+
+
+def _table(request: Request, tables: Sequence[str]) -> str:
+    """Which of an export's tables a CSV holds (``?table=``; the first by default)."""
+    table = request.query_params.get("table", tables[0])
+    if table not in tables:
+        raise Refusal(_("Unknown table “%(table)s”; use %(tables)s.") % {
+            "table": table[:20], "tables": " or ".join(tables)}, code="invalid")
+    return table
 
 
 def _session(request: Request, pk: int) -> Session:
@@ -115,7 +146,7 @@ class StandingsView(APIView):
             rows.append(["M3", *data["m3"]["values"]])
         rows.append([_("total") + f" ({data['unit_label']})", *[t["total"] for t in data["totals"]]])
         rows.append([_("place"), *[t["place"] for t in data["totals"]]])
-        rows.append([_("money") + f" ({data['currency']})", *[t["money"] for t in data["totals"]]])
+        rows.append([_money_column(_("money"), data["currency"]), *[t["money"] for t in data["totals"]]])
         return _csv(rows, f"session-{pk}-standings.csv")
 
 
@@ -125,24 +156,28 @@ class LedgerView(APIView):
 
     @extend_schema(
         summary="Every chip (Mičiganas) or stake movement, the nets and the zero-sum check",
-        parameters=[FORMAT],
+        parameters=[FORMAT, LEDGER_TABLE],
         responses=_responses("movements, nets, on_prize_cards and zero_sum_check {players_net, on_prize_cards, "
                              "total, ok}."),
         tags=["scoring"],
     )
     def get(self, request: Request, pk: int) -> Response:
+        table = _table(request, ("movements", "check"))  # refused in either format, as the schema says
         data = selectors.ledger(_session(request, pk))
         if not _wants_csv(request):
             return Response(data)
-        rows: list[list[Any]] = [["deal", "from", "to", data["unit"], "reason", "final"]]
+        check = data["zero_sum_check"]
+        if table == "check":
+            rows: list[list[Any]] = [["players_net", "on_prize_cards", "total", "ok"],
+                                     [check["players_net"], check["on_prize_cards"], check["total"],
+                                      "yes" if check["ok"] else "NOT ZERO"]]
+            return _csv(rows, f"session-{pk}-ledger-check.csv")
+        rows = [["deal", "from", "to", data["unit"], "reason", "final"]]
         rows += [
             ["" if m["deal"] is None else m["deal"], m["from_name"], m["to_name"], m["chips"], m["reason"],
              "yes" if m["final"] else "no"]
             for m in data["movements"]
         ]
-        check = data["zero_sum_check"]
-        rows.append(["check", "players_net", check["players_net"], "on_prize_cards", check["on_prize_cards"],
-                     "ok" if check["ok"] else "NOT ZERO"])
         return _csv(rows, f"session-{pk}-ledger.csv")
 
 
@@ -152,20 +187,25 @@ class SettlementView(APIView):
 
     @extend_schema(
         summary="Who pays whom: the fewest transfers, explained, with any rounding to the coin shown",
-        parameters=[FORMAT], responses=_responses("nets (exact, rounded, rounding) and transfers."),
+        parameters=[FORMAT, SETTLEMENT_TABLE], responses=_responses("nets (exact, rounded, rounding) and transfers."),
         tags=["scoring"],
     )
     def get(self, request: Request, pk: int) -> Response:
-        data = selectors.settlement(_session(request, pk))
+        table = _table(request, ("transfers", "nets"))  # refused in either format, as the schema says
+        session = _session(request, pk)
         if not _wants_csv(request):
-            return Response(data)
-        rows: list[list[Any]] = [["from", "to", "amount", "currency", "explanation"]]
-        rows += [[t["from_name"], t["to_name"], t["amount"], data["currency"], t["explanation"]]
-                 for t in data["transfers"]]
-        rows.append([])
-        rows.append(["name", "exact", "rounded", "rounding"])
-        rows += [[n["name"], n["exact"], n["rounded"], n["rounding"]] for n in data["nets"]]
-        return _csv(rows, f"session-{pk}-settlement.csv")
+            return Response(selectors.settlement(session))
+        with plain_figures():  # the explanations' amounts as the amount column writes them
+            data = selectors.settlement(session)
+        currency = data["currency"]
+        if table == "nets":
+            rows: list[list[Any]] = [["name", *(_money_column(column, currency)
+                                                for column in ("exact", "rounded", "rounding"))]]
+            rows += [[n["name"], n["exact"], n["rounded"], n["rounding"]] for n in data["nets"]]
+            return _csv(rows, f"session-{pk}-settlement-nets.csv")
+        rows = [["from", "to", _money_column("amount", currency), "explanation"]]
+        rows += [[t["from_name"], t["to_name"], t["amount"], t["explanation"]] for t in data["transfers"]]
+        return _csv(rows, f"session-{pk}-settlement-transfers.csv")
 
 
 # -- club -----------------------------------------------------------------------------------------
@@ -255,7 +295,8 @@ class LeaderboardView(APIView):
         )
         if not _wants_csv(request):
             return Response(data)
-        rows: list[list[Any]] = [["rank", "name", "deals", "wins", "win_rate", "points", "money", "rating"]]
+        rows: list[list[Any]] = [["rank", "name", "deals", "wins", "win rate (0 to 1, decimal point)", "points",
+                                  _money_column("money", club.currency), "rating (decimal point)"]]
         for row in [*data["ranked"], *data["unranked"]]:
             rows.append([
                 "" if row["rank"] is None else row["rank"], row["name"], row["deals"], row["wins"],

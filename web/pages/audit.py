@@ -20,7 +20,6 @@ from referee.permissions import club_role
 from referee.rules import GAMES
 from referee.rules.plan import Progress, read_plan, standing
 from referee.rules.plan import render as plan_words
-from referee.rules.seat_names import with_names
 
 
 def audit_context(session: Session) -> dict[str, Any]:
@@ -51,12 +50,11 @@ def audit_context(session: Session) -> dict[str, Any]:
                 "name": change.author.get_username() if change.author else "–"}
         else:
             status = _("undone")
-        result = entry.result if isinstance(entry.result, dict) else {}
         deal["entries"].append({
             "seq": entry.seq, "text": describe(entry.payload, names), "active": entry.active, "status": status,
             # The entry in the club's words (as the undo button says it), the exact fields below it.
             "said": _said(pages, entry, names, session.notation),
-            "conclusion": with_names(result, names).get("text", ""),
+            "conclusion": pages.audit_conclusion(entry.result, names, session.notation),
             "author": entry.author.get_username() if entry.author else "–", "at": entry.created_at,
             "key": entry.idempotency_key or "",
         })

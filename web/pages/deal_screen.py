@@ -22,6 +22,7 @@ from referee.rules.cards import SUITS
 from scoring import page_selectors, plans
 from web.pages.access import can_record
 from web.pages.entry_form import new_key
+from web.pages.house_rules import house_rules_of
 from web.pages.offline_text import offline_text
 from web.pages.table_offline_text import table_offline_text
 
@@ -101,6 +102,7 @@ def deal_context(
         # The deal's raw snapshot, on a scorer's screen only: the tablet's engine goes on from it offline.
         "snapshot_script": snapshot_script(deal) if can_record(role) and session_open else "",
         "js_text": _js_text(names, pages),
+        "house_rules": house_rules_of(session, names),
     }
     context.update(pages.screen(view, names, notation, state=_Snapshot(deal), finished=finished, redraw=redraw))
     return context

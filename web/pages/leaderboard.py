@@ -23,6 +23,7 @@ from referee import selectors as referee_selectors
 from referee.errors import Refusal
 from referee.models import GAME_CHOICES, Club, Role
 from referee.permissions import club_role
+from referee.rules import GAMES
 from referee.safe_input import read_date, read_int
 from scoring import page_selectors
 from scoring import selectors as scoring
@@ -150,10 +151,13 @@ def member_page(request: HttpRequest, slug: str, member_id: int) -> HttpResponse
             except Refusal as refusal:
                 error = refusal.message
     names = _game_names()
+    # A game counted in chips (its engine's Unit) shows them under "Chips", never summed as points.
     for row in (*history["sessions"], *history["months"]):
         row["game_name"] = names.get(row["game"], row["game"])
-    games = [{"slug": slug_, "name": names.get(slug_, slug_), **figures}
-             for slug_, figures in history["games"].items()]
+        row["in_chips"] = _in_chips(row["game"])
+    games = [{"slug": slug_, "name": names.get(slug_, slug_), "in_chips": _in_chips(slug_),
+              **figures} for slug_, figures in history["games"].items()]
+    any_chips = any(row["in_chips"] for row in (*games, *history["sessions"], *history["months"]))
     if versus:
         versus["rows"] = [{"name": names.get(g, g), **figures} for g, figures in versus["games"].items()]
     # The rating history of one stream: the game asked for, else all games together.
@@ -183,8 +187,14 @@ def member_page(request: HttpRequest, slug: str, member_id: int) -> HttpResponse
         "chart_sessions": len(rating_history.sessions_of(points)),
         "form": form, "form_trend": _trend_svg(form),
         "rival": rival, "nemesis": nemesis, "min_together": rating_form.MIN_TOGETHER,
-        "balance": balance, "currency": club.currency,
+        "balance": balance, "currency": club.currency, "any_chips": any_chips,
     }, status=400 if error else 200)
+
+
+def _in_chips(game: str) -> bool:
+    """Whether the game's totals count chips (its engine's unit), not points."""
+    rules = GAMES.get(game)
+    return rules is not None and rules.unit.key == "chips"
 
 
 def _trend_svg(form: rating_form.Form | None) -> str:

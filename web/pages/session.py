@@ -35,6 +35,7 @@ from scoring.summaries.services import summary_status
 from scoring.summaries.summary import summary_html
 from web.pages.access import can_record, session_or_404
 from web.pages.conditional import etag, unchanged
+from web.pages.house_rules import house_rules_of
 from web.pages.plan_form import plan_shown, read_plan_fields
 
 
@@ -65,6 +66,9 @@ def session_context(session: Session, role: str) -> dict[str, Any]:
     is_open = session.status == SessionStatus.OPEN
     check = ledger["zero_sum_check"]
     plan_status = plans.plan_status(session, names, running=running.number if running else None)
+    pages = PAGES[session.game]
+    for movement in ledger["movements"]:
+        movement["reason_text"] = pages.movement_reason(movement["reason"])
     unit_key = ledger["unit"]
     context: dict[str, Any] = {
         "session": session, "club": session.club, "names": names, "game_name": PAGES[session.game].name,
@@ -80,7 +84,10 @@ def session_context(session: Session, role: str) -> dict[str, Any]:
         "csv_links": [
             (_("Standings"), reverse("api-session-standings", args=[session.pk]) + "?format=csv"),
             (_("Ledger"), reverse("api-session-ledger", args=[session.pk]) + "?format=csv"),
-            (_("Settlement"), reverse("api-session-settlement", args=[session.pk]) + "?format=csv"),
+            (_("Settlement: who pays whom"), reverse("api-session-settlement", args=[session.pk])
+             + "?format=csv&table=transfers"),
+            (_("Settlement: each player's net"), reverse("api-session-settlement", args=[session.pk])
+             + "?format=csv&table=nets"),
         ],
     }
     context.update(_summary_context(session))
@@ -99,6 +106,7 @@ def session_page_response(request: HttpRequest, session: Session, *, error: str 
     context["night"] = night = evening_selectors.table_of(session.pk)
     context["night_next"] = evening_selectors.later_table(night) if night else None
     context["seat_members"] = selectors.active_members(session.club)
+    context["house_rules"] = house_rules_of(session, context["names"])
     return render(request, "referee/session.html", context, status=status)
 
 

@@ -10,7 +10,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
 from referee import presenters
-from referee.numbers import number_text
+from referee.numbers import chips_text, money_text, number_text, points_text
 
 register = template.Library()
 
@@ -29,14 +29,19 @@ def rank(text: str, notation: str = "en") -> str:
 @register.filter
 def signed(value: Any) -> str:
     """Points with "+" on gains and a real minus sign; a figure with decimals keeps them."""
-    try:
-        figure = Decimal(str(value))
-        places = max(0, -int(figure.as_tuple().exponent))
-    except (InvalidOperation, TypeError, ValueError):
-        return str(value)
-    if figure == figure.to_integral_value():
-        return presenters.signed(int(figure))
-    return number_text(figure, places, signed=True)
+    return points_text(value)
+
+
+@register.filter
+def points(value: Any) -> str:
+    """``{{ row.points|points }}``: a result in points, always signed ("+2", "−3")."""
+    return points_text(value)
+
+
+@register.filter
+def chips(value: Any) -> str:
+    """``{{ row.chips|chips }}``: chips won or lost, signed ("+5", "−2")."""
+    return chips_text(value)
 
 
 @register.filter
@@ -67,15 +72,16 @@ def cardtext(text: str | None, notation: str = "en") -> str:
 
 
 @register.filter
-def money(value: Any) -> str:
-    """``{{ row.money|money }}``: "−1,20" in Lithuanian, "−1.20" in English, never "−0.00"."""
-    return number_text(value, 2)
+def money(value: Any, coin: Any = None) -> str:
+    """``{{ row.money|money }}``: "−1,20" in Lithuanian, "−1.20" in English, never "−0.00";
+    ``{{ amount|money:coin }}`` rounds to the coin first."""
+    return money_text(value, coin=coin)
 
 
 @register.filter
 def signed_money(value: Any) -> str:
     """Money with "+" on gains: a net or a per-deal result."""
-    return number_text(value, 2, signed=True)
+    return money_text(value, signed=True)
 
 
 @register.filter
