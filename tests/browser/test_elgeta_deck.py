@@ -108,7 +108,7 @@ def test_offline_the_next_deal_keeps_the_32_card_deck(
     page.locator('button[form="form-trick"]').click()
     finished = page.locator("[data-finished]")
     finished.wait_for()
-    finished.locator('button[type="submit"]').click()
+    finished.locator('#form-next button[type="submit"]').click()
     page.get_by_role("heading", name="Trick 1 · Jonas leads").wait_for()  # Ona dealt the next deal
     assert page.locator("section[aria-labelledby=piles-h] .totals .value").all_inner_texts() == ["16", "16"]
     assert page.locator("[data-rank-pad] [data-rank]").all_inner_texts() == ["7", "8", "9", "10", "J", "Q", "K", "A"]

@@ -165,7 +165,7 @@ def test_a_whole_elgeta_deal_offline_in_lithuanian_and_the_next_deal_started(
     piles_offline = page.locator("section[aria-labelledby=piles-h]").inner_text()
 
     # The next deal, started on the device (Ona deals, Jonas leads), and its first trick.
-    finished.locator('button[type="submit"]').click()
+    finished.locator('#form-next button[type="submit"]').click()
     page.get_by_role("heading", name="1 kirtis · pradeda Jonas").wait_for()
     assert page.evaluate("location.hash").startswith("#client-")
     second = deal_entries(3, 0, SUITS, SEED + 1)[0]
