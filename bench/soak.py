@@ -68,6 +68,7 @@ from bench.bench_club_night import (  # noqa: E402
     VELNIAS_END,
     Answer,
     Server,
+    Table,
     admin_sql,
     export,
     http,
@@ -143,14 +144,6 @@ class Interval:
     latency: list[float] = field(default_factory=list)
     statuses: Counter[str] = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Table:
-    number: int
-    game: str
-    session: int = 0
-    deal: int | None = None
 
 
 class Soak:
