@@ -17,7 +17,8 @@
      conflict is kept with the record, so a reload shows it again. Nothing is dropped
      without the scorer choosing it.
    - A record waits for the scorer who made it: signed in as someone else, the sync sends
-     nothing and says so (state "other_user"); it goes once that scorer signs in again.
+     nothing and says so (state "other_user"); it goes once that scorer signs in again. An
+     entry the signed-in scorer records online meanwhile, of another deal, goes past it.
    - A conflict is only what is true: the server's entries this device sent itself (their
      idempotency keys are remembered, queue.rememberSent) are marked as this tablet's, never
      as another device's, and only choices that can succeed for that deal are offered
@@ -217,6 +218,16 @@ export function createSync({
     screen.retrying(record, { status, offline: !isOnline() });
   }
 
+  /** The first entry of this screen's own, by this scorer, of a deal no earlier record is of. */
+  async function passing(now) {
+    const earlier = new Set();
+    for (const record of await queue.list()) {
+      if (screens(record) && record.user === now && !record.conflict && !earlier.has(record.deal)) return record;
+      earlier.add(record.deal);
+    }
+    return null;
+  }
+
   /** Send until the queue is empty, the network fails, or a conflict stops us. */
   async function drain() {
     cancelTimer();
@@ -230,7 +241,14 @@ export function createSync({
         return setState("conflict");
       }
       const now = user();
-      if (record.user && now !== null && record.user !== now) return setState("other_user");
+      if (record.user && now !== null && record.user !== now) {
+        // Another scorer's records wait for them; this screen's own entry of a deal none of
+        // theirs is of goes meanwhile (the one outbox must not hold it up for someone else).
+        const ahead = await passing(now);
+        if (ahead === null) return setState("other_user");
+        record = ahead;
+        head = ahead;
+      }
       if (record.kind === "entry" && typeof record.deal === "string") {
         const server = await queue.serverDealId(record.deal);
         if (server === null) {

@@ -152,3 +152,25 @@ test("an entry recorded online on another deal's screen is the device's own here
   assert.equal(t.sync.conflict.kind, "refused");
   assert.equal(await t.queue.count(), 1);
 });
+
+test("another scorer's waiting records do not hold up this scorer's online entry of another deal", async () => {
+  const screen = screenOf(101);
+  const t = await table(screen, { user: () => "b" });
+  const theirs = t.server.startDeal(1).id;
+  const mine = t.server.startDeal(1).id;
+  assert.deepEqual([theirs, mine], [100, 101]);
+  await t.queue.enqueue({ ...online(theirs, 0, "a1"), online: undefined, verdict: { takes: 2 }, user: "a" });
+  await t.queue.enqueue({ ...online(mine, 0, "b1"), user: "b" });
+  await t.sync.start();
+  assert.deepEqual(screen.told, [["sending", "b1", 1], ["stored", "b1", 1]]);
+  assert.equal(t.sync.state, "other_user");
+  assert.deepEqual((await t.queue.list()).map((r) => r.key), ["a1"]);
+  assert.deepEqual(t.server.deal(theirs).entries, []);
+  // Of a deal where the other scorer's record comes first, this scorer's entry waits its turn.
+  await t.queue.enqueue({ ...online(mine, 1, "a2"), online: undefined, verdict: { takes: 2 }, user: "a" });
+  await t.queue.enqueue({ ...online(mine, 1, "b2"), user: "b" });
+  await t.sync.kick();
+  assert.equal(t.sync.state, "other_user");
+  assert.deepEqual((await t.queue.list()).map((r) => r.key), ["a1", "a2", "b2"]);
+  assert.equal(screen.told.length, 2);
+});
