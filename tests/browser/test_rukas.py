@@ -113,8 +113,14 @@ def test_a_reload_in_the_middle_of_a_deal_loses_nothing(open_page: Any, club_set
     page.wait_for_function("document.querySelector('#sync').dataset.state === 'retrying'")
     expect(page.locator("#sync")).to_contain_text("Retrying")
     expect(page.locator("#sync")).to_contain_text("kept on this device")
-    kept = page.evaluate(f"JSON.parse(localStorage.getItem('kortos.pending.{deal.pk}'))")
+    # Kept in the device's queue (the one outbox), not beside it in localStorage.
+    kept = page.evaluate("""async () => {
+      const { openQueue } = await import('/static/js/offline/queue.js');
+      return (await (await openQueue()).list())[0];
+    }""")
     assert kept["payload"] == {"type": "trick", "cards": ["K", "D", "10", "8", "2"]}
+    assert kept["online"] is True and kept["deal"] == deal.pk
+    assert page.evaluate(f"localStorage.getItem('kortos.pending.{deal.pk}')") is None
     shoot(page, "rukas-5-retrying")
     # The scorer reloads with the connection back: the kept entry is sent with its key, once.
     page.unroute("**/api/deals/*/entries/")
@@ -136,6 +142,28 @@ def test_a_reload_in_the_middle_of_a_deal_loses_nothing(open_page: Any, club_set
     assert [e.payload["cards"] for e in entries] == [["3", "9", "9", "V", "4"], ["K", "D", "10", "8", "2"]]
     assert entries[1].idempotency_key == kept["key"]
     assert page.evaluate(f"localStorage.getItem('kortos.pending.{deal.pk}')") is None
+
+
+def test_an_entry_kept_the_old_way_before_an_update_is_sent_once(open_page: Any, club_setup: dict[str, Any]) -> None:
+    """A tablet updated mid-evening with an entry still in localStorage (the old online path's
+    "kortos.pending.<deal>"): the page takes it into the queue, sends it with its key, and
+    forgets the old copy."""
+    deal = start_rukas(club_setup)
+    page = open_page(club_setup["users"]["scorer"])
+    # Kept from another page (the recording screen would read it as it starts, before this).
+    page.goto("/")
+    page.evaluate("""(deal) => localStorage.setItem('kortos.pending.' + deal, JSON.stringify({
+      form: 'form-trick', key: 'kept-before-the-update',
+      payload: { type: 'trick', cards: ['3', '9', '9', 'V', '4'] }, expected_seq: 0, at: Date.now() }))""", deal.pk)
+    page.goto(f"/deals/{deal.pk}/")
+    page.get_by_text("Petras takes", exact=True).wait_for()
+    expect(page.locator("#sync")).to_have_text("Saved.")
+    assert page.evaluate(f"localStorage.getItem('kortos.pending.{deal.pk}')") is None
+    page.reload()
+    page.get_by_text("Trick 2 of 13").wait_for()
+    entries = list(Entry.objects.filter(deal=deal))
+    assert [(e.seq, e.idempotency_key) for e in entries] == [(1, "kept-before-the-update")]
+    assert page.js_errors == []
 
 
 def test_a_lost_response_is_retried_with_the_same_key_and_stored_once(

@@ -129,6 +129,10 @@ def _sentences(language: str | None, game: str) -> dict[str, Any]:
         "retrying": _("Not saved yet: the connection failed. Retrying… (the entry is kept on this device)"),
         "offline": _("Offline: the entry is kept on this device and will be sent when the connection returns."),
         "resending": _("Sending the entry kept from before the reload…"),
+        "unsent": _(
+            "Not saved: the connection failed and this browser cannot keep the entry. Its values are back in the "
+            "form: record it again."
+        ),
         "server_error": _("The server could not save the entry (error %(status)s). Retrying…"),
         "updated": _("Updated from another device."),
         "changed_elsewhere": _("Another device recorded in this deal: the screen shows the latest state."),

@@ -17,11 +17,20 @@
      conflict is kept with the record, so a reload shows it again. Nothing is dropped
      without the scorer choosing it.
    - A record waits for the scorer who made it: signed in as someone else, the sync sends
-     nothing and says so (state "other_user"); it goes once that scorer signs in again.
+     nothing and says so (state "other_user"); it goes once that scorer signs in again. An
+     entry the signed-in scorer records online meanwhile, of another deal, goes past it.
    - A conflict is only what is true: the server's entries this device sent itself (their
      idempotency keys are remembered, queue.rememberSent) are marked as this tablet's, never
      as another device's, and only choices that can succeed for that deal are offered
-     (`canPutOnTop`, the page's own referee, says whether mine go on top of the server's). */
+     (`canPutOnTop`, the page's own referee, says whether mine go on top of the server's).
+   - An entry recorded online (`record.online`: no verdict of the device) goes through this
+     same queue, but belongs to the screen that recorded it (`screen`): the screen is told
+     each step and writes its own line; a refusal or a stale expected_seq goes beside its form
+     and the entry leaves the queue (there is nothing to choose: the device never said yes);
+     after two network failures in a row the screen may referee it on the device
+     (`screen.takeOver`), which adds its verdict to the record: from then on it is the
+     device's own, and a refusal is a conflict for the scorer. Such an entry seen from
+     another deal's screen is treated as the device's own too (never dropped unseen). */
 
 export const KEEP_SERVER = "keep_server";
 export const MINE_ON_TOP = "mine_on_top";
@@ -74,6 +83,11 @@ export function createSync({
   // Who is signed in here (the page's user id), or null when unknown. A record made by another
   // scorer waits for them to sign in again: it is never sent in someone else's name.
   user = () => null,
+  // The screen that records online (record.js's hooks), or null: mine(record) -> the record is
+  // this screen's; sending(record, attempt); stored(record, data); refused(record, status,
+  // data); retrying(record, {status, offline}); takeOver(record) -> a promise of true once the
+  // device has refereed it (called without waiting: it takes its turn on the page).
+  screen = null,
 } = {}) {
   let state = "idle";
   let conflict = null;
@@ -85,11 +99,18 @@ export function createSync({
   let started = false;
   let lastError = null;
   let withdrawing = false;
+  // The record at the head of the queue, and how many times in a row the network failed it.
+  let head = null;
+  let failing = null;
+  let failures = 0;
+
+  const screens = (record) => Boolean(screen && record && record.online && record.verdict === undefined && screen.mine(record));
 
   async function setState(next) {
     state = next;
     const [waiting, lastSyncedAt] = await Promise.all([queue.count(), queue.lastSyncedAt()]);
-    onChange({ state, waiting, lastSyncedAt, conflict, retryIn, error: lastError });
+    // online: the head is an entry recorded online on this screen, which says its own news.
+    onChange({ state, waiting, lastSyncedAt, conflict, retryIn, error: lastError, online: screens(head) });
   }
 
   function cancelTimer() {
@@ -172,28 +193,62 @@ export function createSync({
     await setState("conflict");
   }
 
-  function retryLater() {
+  function retryLater(keepTrying = false) {
     cancelTimer();
-    if (!isOnline()) return setState("offline");  // the `online` event resumes
+    // The `online` event resumes; an entry of the screen's own is tried on regardless (the
+    // browser's word is not the network's, and the device may take it over meanwhile).
+    if (!isOnline() && !keepTrying) return setState("offline");
     attempt += 1;
     retryIn = Math.min(maxDelay, baseDelay * 2 ** (attempt - 1));
     timer = setTimeout(() => { timer = null; retryIn = null; pump(); }, retryIn);
-    return setState("retrying");
+    return setState(isOnline() ? "retrying" : "offline");
+  }
+
+  /** The screen's own entry was not sent (the network, or the server's status): it waits and
+      goes again; from the second network failure in a row the device may take it over. */
+  async function screenRetry(record, status) {
+    if (status === null) {
+      failures = failing === record.key ? failures + 1 : 1;
+      failing = record.key;
+      if (failures >= 2 && screen.takeOver) {
+        Promise.resolve().then(() => screen.takeOver(record)).catch(() => false);
+      }
+    }
+    await retryLater(true);
+    screen.retrying(record, { status, offline: !isOnline() });
+  }
+
+  /** The first entry of this screen's own, by this scorer, of a deal no earlier record is of. */
+  async function passing(now) {
+    const earlier = new Set();
+    for (const record of await queue.list()) {
+      if (screens(record) && record.user === now && !record.conflict && !earlier.has(record.deal)) return record;
+      earlier.add(record.deal);
+    }
+    return null;
   }
 
   /** Send until the queue is empty, the network fails, or a conflict stops us. */
   async function drain() {
     cancelTimer();
     while (started && conflict === null) {
-      if (!isOnline()) return setState("offline");
       let record = await queue.peek();
+      head = record;
+      if (!isOnline()) return screens(record) ? screenRetry(record, null) : setState("offline");
       if (record === null) { attempt = 0; return setState("idle"); }
       if (record.conflict) {  // found before a reload: show it again, send nothing
         conflict = record.conflict;
         return setState("conflict");
       }
       const now = user();
-      if (record.user && now !== null && record.user !== now) return setState("other_user");
+      if (record.user && now !== null && record.user !== now) {
+        // Another scorer's records wait for them; this screen's own entry of a deal none of
+        // theirs is of goes meanwhile (the one outbox must not hold it up for someone else).
+        const ahead = await passing(now);
+        if (ahead === null) return setState("other_user");
+        record = ahead;
+        head = ahead;
+      }
       if (record.kind === "entry" && typeof record.deal === "string") {
         const server = await queue.serverDealId(record.deal);
         if (server === null) {
@@ -203,20 +258,22 @@ export function createSync({
         await queue.update({ [record.key]: { deal: server } });
         record = { ...record, deal: server };
       }
+      const own = screens(record);
+      if (own) screen.sending(record, failing === record.key ? failures + 1 : 1);
       await setState("sending");
       let answer;
       try {
         answer = await send(record);
       } catch (error) {
         lastError = String(error && error.message ? error.message : error);
-        return retryLater();
+        return own ? screenRetry(record, null) : retryLater();
       }
       const { status, data } = answer;
       if ((status === 200 || status === 201) && !confirms(record, data)) {
         // A 200 that does not name this record is not the server's: a café's Wi-Fi sign-in
         // page answers every request with one. Taking it as sent would lose the record.
         lastError = "The answer did not come from the server (a Wi-Fi sign-in page?).";
-        return retryLater();
+        return own ? screenRetry(record, null) : retryLater();
       }
       if (status === 200 || status === 201) {
         lastError = null;
@@ -228,13 +285,23 @@ export function createSync({
             "The server's verdict differs from this tablet's.");
         } else {
           await queue.markSent(record.key, data.entry ? data.entry.seq : null);
+          if (own) screen.stored(record, data);
         }
         attempt = 0;
+        failures = 0;
         continue;
       }
       if (status >= 500 || RETRIED_STATUSES.has(status)) {
         lastError = `HTTP ${status}`;
-        return retryLater();
+        return own ? screenRetry(record, status) : retryLater();
+      }
+      if (own) {
+        // Refused, not allowed or stale: nothing was stored, and the device never accepted it.
+        await queue.remove([record.key]);
+        attempt = 0;
+        failures = 0;
+        screen.refused(record, status, data);
+        continue;
       }
       if (status === 401 || status === 403) {
         // Signed out, an expired CSRF token or a scorer's role taken away: a person must sign

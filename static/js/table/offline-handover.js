@@ -4,7 +4,6 @@
 
 import { S, dealUrl, setSync } from "./shared.js";
 import { isClientDealId } from "../offline/queue.js";
-import { clearPending } from "./record.js";
 import { refresh } from "./live.js";
 import { renderStatus } from "./status.js";
 import { isReachable } from "./connection.js";
@@ -15,17 +14,14 @@ import { O, countHere, dropDevice, failed, note, saveDevice, shownDeal } from ".
 /** The sync said something: the status line, a conflict, and the server's screen back once
     this deal's entries are all there. */
 export async function onChange(status) {
+  // An entry recorded online on this screen is on its way: record.js says its news.
+  if (status.online) return undefined;
   if (status.state === "idle" || status.state === "sending") O.down = false;
   if (status.state === "offline" || status.state === "retrying") O.down = status.state === "offline" || O.down;
   said = status;
   sayStatus(status);
   if (status.state === "conflict" && status.conflict) return showTheConflict(status.conflict);
   await showSetAside();
-  const kept = readKept();
-  if (kept && !(await O.queue.list()).some((r) => r.key === kept.key)) {
-    O.sent = true;
-    clearPending(kept.key);
-  }
   if (status.state === "sending") {
     O.sent = true;
     S.localChanges += 1;  // a poll that started before this is stale news, not another device
@@ -92,10 +88,6 @@ export async function sayAgain() {
   const [waiting, lastSyncedAt] = await Promise.all([O.queue.count(), O.queue.lastSyncedAt()]);
   said = { ...said, waiting, lastSyncedAt };
   sayStatus(said);
-}
-
-function readKept() {
-  try { return JSON.parse(localStorage.getItem("kortos.pending." + S.dealId) || "null"); } catch (e) { return null; }
 }
 
 /** What the scorer set aside in a conflict stays readable on the screen (never dropped). */

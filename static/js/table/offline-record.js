@@ -4,7 +4,6 @@
    (offline-undo.js) takes its turn in the same line, so it imports inTurn from here. */
 
 import { S, appUser, newKey, seq, setSync } from "./shared.js";
-import { clearPending } from "./record.js";
 import { refresh } from "./live.js";
 import { clearErrors, showError } from "./errors.js";
 import { restoreForm } from "./form.js";
@@ -43,8 +42,9 @@ export function record(form, payload, key = newKey()) {
 }
 
 /** One entry on the device: refereed by the engine, queued with its verdict, drawn at once.
+    `queued`: it already waits in the queue (recorded online): the verdict joins that record.
     Answers "queued", "refused" (shown beside its field; nothing kept) or false (not done). */
-async function recordNow(form, payload, key) {
+async function recordNow(form, payload, key, queued = false) {
   if (O.busy) return false;
   O.busy = true;
   try {
@@ -73,12 +73,15 @@ async function recordNow(form, payload, key) {
     saveDevice(next);
     // `said`: the verdict as the scorer read it, in the session's language; a conflict dialog
     // shows these very words beside the server's.
-    const queued = O.queue.enqueue({ kind: "entry", key, deal: state.deal, payload, expected_seq: state.seq, verdict: answer.result, said, where: where(state), user: appUser() });
+    const kept = queued
+      ? O.queue.update({ [key]: { verdict: answer.result, said, where: where(state), online: undefined } })
+      : O.queue.enqueue({ kind: "entry", key, deal: state.deal, payload, expected_seq: state.seq, verdict: answer.result, said, where: where(state), user: appUser() });
     try {
-      await queued;
+      await kept;
     } catch (error) {
       if (before.drawn) show(before.state, []); else { O.drawn = false; O.state = null; dropDevice(next.deal); await refresh(); }
-      restoreForm(payload);
+      // An entry already queued online is not lost: it is still there, or the server has it.
+      if (!queued) restoreForm(payload);
       throw error;
     }
     O.waitingHere += 1;
@@ -129,13 +132,14 @@ export async function devicePreview(payload) {
   return O.drawer.preview(state, payload, (entry) => O.engine.apply(state.snapshot, entry));
 }
 
-/** The online path's entry could not be sent twice: it goes to the queue under its own key
-    (its localStorage copy stays until the sync has sent it). */
+/** The network failed the online path's queued entry twice: the device referees it and its
+    verdict joins the record, which from then on is the device's own. */
 export async function takeOver(pending) {
   if (!O.ready || !O.drawer || pending.expected_seq !== (O.state ? O.state.seq : seq())) return false;
   O.down = true;
-  const done = await record(document.getElementById(pending.form), pending.payload, pending.key);
-  // Refused here, it would be refused there too: nothing is kept (as the online path does on a 400).
-  if (done === "refused") clearPending(pending.key);
+  const done = await inTurn(() => recordNow(document.getElementById(pending.form), pending.payload, pending.key, true));
+  // Refused here, it would be refused there too: it leaves the queue (as the online path does
+  // on a 400), unless the server has it already.
+  if (done === "refused") await O.sync.withdraw(pending.key);
   return !!done;
 }

@@ -137,13 +137,16 @@ export function show(state, sentences) {
   drawState(state, O.drawer, sentences);
 }
 
-/** The queue's records of the shown deal (and, for a deal started here, of its server id). */
+/** The queue's records of the shown deal that the device refereed (and, for a deal started
+    here, of its server id). An entry recorded online and still on its way is the online
+    path's: it does not make the device draw the deal. */
 export async function countHere() {
   const deal = O.state ? O.state.deal : shownDeal();
-  let n = await O.queue.count({ deal });
+  const refereed = async (d) => (await O.queue.list({ deal: d })).filter((r) => !(r.online && r.verdict === undefined)).length;
+  let n = await refereed(deal);
   if (isClientDealId(deal)) {
     const server = await O.queue.serverDealId(deal);
-    if (server !== null) n += await O.queue.count({ deal: server });
+    if (server !== null) n += await refereed(server);
   }
   return n;
 }

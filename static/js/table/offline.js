@@ -1,4 +1,7 @@
 /* The offline path's entry point (one job: starting it; screen.js imports startOffline).
+   It opens the device's queue and starts its sync first: every entry goes through them, one
+   recorded online too (record.js hands it to the outbox, the sync sends it and tells the
+   screen); the engine comes after, in the background.
    When the network is down (the browser says so, or the API cannot be reached twice in a row)
    recording goes on. The tablet's engine (static/js/offline/engine.js, loaded in the
    background: online recording never waits for it) referees each entry as the server would; a
@@ -24,7 +27,7 @@ import { reported } from "./connection.js";
 import { createEngine, engineSupported } from "../offline/engine.js";
 import { isClientDealId, openQueue } from "../offline/queue.js";
 import { createSync } from "../offline/sync.js";
-import { useOfflinePath } from "./record.js";
+import { screenHooks, useOfflinePath, useOutbox } from "./record.js";
 import { onSwap, pollGuard } from "./live.js";
 import { previewGuard } from "./preview.js";
 import { useDraftStore, wireDrafts } from "./draft-forms.js";
@@ -53,13 +56,41 @@ async function canPutOnTop(deal, records) {
   return true;
 }
 
-/** Starts in the background; answers whether the queue holds the entry kept from before a
-    reload (`kept`: record.js's localStorage copy), which the sync then sends. */
-export async function startOffline({ kept } = {}) {
-  if (!S.canRecord) return false;
+/** An entry recorded online goes into the queue as the sync's: no verdict of the device,
+    the form it came from, and who recorded it. */
+function onlineRecord(entry, deal) {
+  return {
+    kind: "entry", online: true, key: entry.key, deal, payload: entry.payload,
+    expected_seq: entry.expected_seq, form: entry.form, user: appUser(),
+  };
+}
+
+/** A tablet updated with an entry still kept the old way (record.js's localStorage copy,
+    "kortos.pending.<deal>"): it joins the queue under its own key, read once. */
+async function takeOldPending() {
+  const prefix = "kortos.pending.";
+  let names = [];
+  try { names = Object.keys(localStorage).filter((name) => name.startsWith(prefix)); } catch (e) { return; }
+  for (const name of names) {
+    let kept = null;
+    try { kept = JSON.parse(localStorage.getItem(name) || "null"); } catch (e) { kept = null; }
+    const deal = Number(name.slice(prefix.length));
+    if (kept && kept.key && kept.payload && Number.isInteger(deal) && deal > 0
+        && !(await O.queue.list()).some((r) => r.key === kept.key)) {
+      await O.queue.enqueue(onlineRecord(kept, deal));
+    }
+    try { localStorage.removeItem(name); } catch (e) { /* read once is enough */ }
+  }
+}
+
+/** Starts in the background: the device's queue and its sync (every entry goes through them,
+    online or not), then the engine. */
+export async function startOffline() {
+  if (!S.canRecord) { useOutbox(null); return false; }
   try {
     O.queue = await openQueue();
   } catch (error) {
+    useOutbox(null);
     note(S.T.offline_table.unavailable);
     return false;
   }
@@ -67,11 +98,20 @@ export async function startOffline({ kept } = {}) {
   useDraftStore(O.queue);
   onSwap(() => { wireDrafts(Number(S.dealId)); });
   if (!isClientDealId(shownDeal())) await wireDrafts(Number(S.dealId));
+  startSync();
+  try { await takeOldPending(); } catch (error) { /* the kept entry stays where it was */ }
+  useOutbox({
+    enqueue: async (entry) => {
+      await O.queue.enqueue(onlineRecord(entry, Number(S.dealId)));
+      O.sync.kick();
+    },
+  });
+  // What an earlier visit queued goes to the server at once, engine or not.
+  O.sync.start();
   if (!engineSupported()) { note(S.T.offline_table.unavailable); return false; }
   O.drawer = await loadDrawer(S.screen.dataset.game);
   // A drawer that only answers the screen's questions (room.js) draws nothing offline.
   if (!O.drawer || typeof O.drawer.draw !== "function") { note(S.T.offline_table.unavailable_game); return false; }
-  const holdsKept = !!kept && (await O.queue.list()).some((r) => r.key === kept.key);
   const language = String((S.T.offline_text && S.T.offline_text.language) || document.documentElement.lang || "en").slice(0, 2);
   O.engine = createEngine({ context: { names: S.T.names, language, notation: S.screen.dataset.notation } });
   usePlanEngine(O.engine);
@@ -96,13 +136,29 @@ export async function startOffline({ kept } = {}) {
     O.state = null;
   });
   previewGuard(() => !active(), O.drawer.preview ? devicePreview : null);
+  O.engine.ready().then(async () => {
+    O.ready = true;
+    await redraw();
+    // Warm up, so that the first real tap does not pay for the engine's first run.
+    await warmUp();
+    S.screen.dataset.offline = "ready";  // the tests (and the styles) may ask
+  }, () => { note(S.T.offline_table.unavailable); });
+  return true;
+}
+
+/** The one sync of the device's queue, with everything that tells it the network's news. */
+function startSync() {
   // Every API answer names the server's engine version: a deploy met while syncing makes the
   // tablet load the new referee before its next verdict.
   const fetchNoting = (...args) => reported(fetch(...args)).then((response) => {
-    O.engine.serverVersion(response.headers.get("X-Engine-Version"));
+    if (O.engine) O.engine.serverVersion(response.headers.get("X-Engine-Version"));
     return response;
   });
-  O.sync = createSync({ queue: O.queue, fetch: fetchNoting, headers: () => ({ "X-CSRFToken": csrf() }), onChange, canPutOnTop, user: appUser });
+  // maxDelay: the online path's own back-off (1, 2, 4 … 15 s) is the one back-off now.
+  O.sync = createSync({
+    queue: O.queue, fetch: fetchNoting, headers: () => ({ "X-CSRFToken": csrf() }), onChange, canPutOnTop,
+    user: appUser, screen: screenHooks, maxDelay: 15000,
+  });
   window.addEventListener("offline", () => { O.down = true; });
   // Whether the server answers is what its answers say (connection.js): back, the sync sends
   // at once and the line says so within a second.
@@ -117,14 +173,4 @@ export async function startOffline({ kept } = {}) {
   onSaved((key) => (key ? O.queue.rememberSent(key) : O.queue.noteSynced()).then(sayAgain, () => undefined));
   // "2 minutes ago" becomes "3 minutes ago" without anything else happening.
   setInterval(() => sayStatus(), 10_000);
-  // What an earlier visit queued goes to the server at once, engine or not.
-  O.sync.start();
-  O.engine.ready().then(async () => {
-    O.ready = true;
-    await redraw();
-    // Warm up, so that the first real tap does not pay for the engine's first run.
-    await warmUp();
-    S.screen.dataset.offline = "ready";  // the tests (and the styles) may ask
-  }, () => { note(S.T.offline_table.unavailable); });
-  return holdsKept;
 }

@@ -1,10 +1,13 @@
 /* Recording online: the forms drive the JSON API (POST /api/deals/{id}/entries/) instead of
-   posting the page. Every entry gets its idempotency key when it is created here and is kept
-   in localStorage until the server has it, so a failed request, a reload or a dropped
+   posting the page. Every entry gets its idempotency key when it is created here and goes into
+   the device's queue (offline/queue.js, the one outbox) before anything is sent; the sync
+   (offline/sync.js, the one retry loop) sends it, so a failed request, a reload or a dropped
    connection resends the very same entry (the server answers a repeated key with the stored
-   entry, never twice). The screen says what is happening: saving, saved, retrying, offline.
-   When the network stays down and the tablet's engine is ready, the offline path (offline.js)
-   takes the entry over: it referees it on the device and queues it for the sync. */
+   entry, never twice). An entry recorded online carries no verdict of the device: the sync
+   hands its news back here (`screenHooks`), and this screen says what is happening (saving,
+   saved, retrying, offline) and puts a refusal beside its form. When the network fails twice
+   in a row and the tablet's engine is ready, the offline path (offline.js) takes the entry
+   over: it referees it on the device and adds the verdict to the queued record. */
 
 import { S, dealUrl, fmt, newKey, post, seq, setSync } from "./shared.js";
 import { newClientDealId } from "../offline/queue.js";
@@ -13,12 +16,10 @@ import { clearErrors, showError } from "./errors.js";
 import { refresh, showVerdict } from "./live.js";
 import { recorded } from "./draft-forms.js";
 
-const storeKey = () => "kortos.pending." + S.dealId;
-
 // The offline path, once it can referee on this device (offline.js sets it):
 //   active() -> true when entries should go to the device's queue now,
 //   record(form, payload) -> records one entry on the device,
-//   takeOver(pending) -> a promise of true once a pending entry is queued there,
+//   takeOver(record) -> a promise of true once a queued online entry is refereed there,
 //   nextDeal(form, client) -> true when it started the next deal on the device (with that client id),
 //   learnStored(payload, key) -> draws an entry the server stored when its new screen did not come,
 //   undo(form, {afterChange, online}) -> true when it takes the undo (online(): the server's).
@@ -31,78 +32,95 @@ export function onSaved(hook) { saved = hook; }
 let restored = () => {};
 export function onRestore(hook) { restored = hook; }
 
-export function loadPending() {
-  try { return JSON.parse(localStorage.getItem(storeKey()) || "null"); } catch (e) { return null; }
-}
-function savePending(pending) {
-  try { localStorage.setItem(storeKey(), JSON.stringify(pending)); } catch (e) { /* private mode: memory only */ }
-}
-export function clearPending(key) {
-  const kept = loadPending();
-  if (key !== undefined && (!kept || kept.key !== key)) return;
-  try { localStorage.removeItem(storeKey()); } catch (e) { /* nothing kept */ }
-}
+// The outbox: offline.js hands over enqueue(entry) once the device's queue and its sync run,
+// or null when this browser keeps no queue (then an entry is sent once, and kept in its form).
+let outboxReady;
+const outbox = new Promise((resolve) => { outboxReady = resolve; });
+export function useOutbox(box) { outboxReady(box); }
+
+// The keys of entries recorded on this page (one kept from before a reload is "resent").
+const mine = new Set();
 
 export function submitEntry(form) {
   if (offline && offline.active()) { clearErrors(); offline.record(form, payloadFrom(form)); return; }
   if (S.sending) return;
   clearErrors();
-  const pending = { form: form.id, payload: payloadFrom(form), key: newKey(), expected_seq: seq(), at: Date.now() };
-  savePending(pending);
-  send(pending, 1);
-}
-
-export function send(pending, attempt) {
+  const entry = { form: form.id, payload: payloadFrom(form), key: newKey(), expected_seq: seq() };
+  mine.add(entry.key);
   S.sending = true;
   S.localChanges += 1;
-  if (attempt === 1) setSync("saving", S.T.saving);
-  const body = { ...pending.payload, idempotency_key: pending.key, expected_seq: pending.expected_seq };
-  post(S.screen.dataset.apiEntries, body).then((result) => {
-    if (result.status === 200 || result.status === 201) {
-      clearPending();
-      recorded(Number(S.dealId), pending.form);
-      S.sending = false;
-      S.dirty = false;
-      setSync("saved", S.T.saved);
-      saved(pending.key);
-      return refresh().then((swapped) => {
-        // Stored, but the new screen did not come (the network went meanwhile): the tablet's
-        // own referee draws what the server now holds.
-        if (!swapped && offline && offline.learnStored) return offline.learnStored(pending.payload, pending.key).then(showVerdict);
-        return showVerdict();
-      });
+  setSync("saving", S.T.saving);
+  outbox.then((box) => (box ? box.enqueue(entry) : Promise.reject(new Error("no queue"))))
+    .catch(() => sendOnce(entry));
+}
+
+/** What the sync tells this screen of the entries recorded online (sync.js's `screen`). */
+export const screenHooks = {
+  mine: (record) => record.deal === Number(S.dealId),
+  sending(record, attempt) {
+    S.sending = true;
+    S.localChanges += 1;
+    if (attempt === 1 && !mine.has(record.key)) {
+      S.syncLine.dataset.state = "retrying";
+      delete S.syncLine.dataset.line;
+      S.syncLine.textContent = S.T.resending;
+    } else if (attempt === 1) {
+      setSync("saving", S.T.saving);
     }
-    if (result.status >= 500 || result.status === 429) {
-      return retryLater(pending, attempt, fmt(S.T.server_error, { status: result.status }));
-    }
-    // Refused (400), not allowed (403/404) or stale (409): nothing was stored.
-    clearPending();
-    S.sending = false;
-    setSync("error", "");
-    const message = (result.data && result.data.error) || ("HTTP " + result.status);
-    if (result.status === 409) {
-      return refresh().then(() => { showError(pending.form, message); });
-    }
-    showError(pending.form, message);
-    return undefined;
-  }).catch(() => {
-    // A second failure in a row is the network gone, not a hiccup: the device takes over.
-    if (attempt >= 2 && offline) {
-      return offline.takeOver(pending).then((taken) => {
-        if (taken) { S.sending = false; return; }
-        retryLater(pending, attempt, navigator.onLine === false ? S.T.offline : S.T.retrying);
-      });
-    }
-    return retryLater(pending, attempt, navigator.onLine === false ? S.T.offline : S.T.retrying);
+  },
+  stored(record) { stored(record); },
+  refused(record, status, data) { refused(record, status, data); },
+  retrying(record, { status, offline: down }) {
+    if (!S.sending) return;  // taken over by the device meanwhile: its line is the sync's
+    const message = status ? fmt(S.T.server_error, { status }) : (down ? S.T.offline : S.T.retrying);
+    setSync(down ? "offline" : "retrying", message);
+  },
+  takeOver(record) {
+    if (!offline) return Promise.resolve(false);
+    return offline.takeOver(record).then((taken) => {
+      if (taken) S.sending = false;
+      return taken;
+    });
+  },
+};
+
+function stored(entry) {
+  recorded(Number(S.dealId), entry.form);
+  S.sending = false;
+  S.dirty = false;
+  setSync("saved", S.T.saved);
+  saved(entry.key);
+  return refresh().then((swapped) => {
+    // Stored, but the new screen did not come (the network went meanwhile): the tablet's
+    // own referee draws what the server now holds.
+    if (!swapped && offline && offline.learnStored) return offline.learnStored(entry.payload, entry.key).then(showVerdict);
+    return showVerdict();
   });
 }
 
-function retryLater(pending, attempt, message) {
-  setSync(navigator.onLine === false ? "offline" : "retrying", message);
-  const delay = Math.min(15000, 1000 * Math.pow(2, attempt - 1));
-  const timer = setTimeout(() => { window.removeEventListener("online", now); send(pending, attempt + 1); }, delay);
-  function now() { clearTimeout(timer); window.removeEventListener("online", now); send(pending, attempt + 1); }
-  window.addEventListener("online", now);
+// Refused (400), not allowed (403/404) or stale (409): nothing was stored.
+function refused(entry, status, data) {
+  S.sending = false;
+  setSync("error", "");
+  const message = (data && data.error) || ("HTTP " + status);
+  if (status === 409) return refresh().then(() => { showError(entry.form, message); });
+  showError(entry.form, message);
+  return undefined;
+}
+
+/** Without a device queue (storage refused): one request; unsent, the values stay in the form. */
+function sendOnce(entry) {
+  const body = { ...entry.payload, idempotency_key: entry.key, expected_seq: entry.expected_seq };
+  post(S.screen.dataset.apiEntries, body).then((result) => {
+    if (result.status === 200 || result.status === 201) return stored(entry);
+    if (result.status < 500 && result.status !== 429) return refused(entry, result.status, result.data);
+    throw new Error("HTTP " + result.status);
+  }).catch(() => {
+    S.sending = false;
+    restoreForm(entry.payload, { afterChange: restored });
+    setSync("error", "");
+    showError(entry.form, S.T.unsent);
+  });
 }
 
 export function undo(form) {

@@ -12,7 +12,7 @@ import { roundComplete, syncForm, useRoom } from "./room.js";
 import { loadDrawer } from "./offline-view.js";
 import { askAboutRounds, schedulePreview } from "./preview.js";
 import { onSwap, poll } from "./live.js";
-import { loadPending, nextDeal, onRestore, send, submitEntry, undo } from "./record.js";
+import { nextDeal, onRestore, submitEntry, undo, useOutbox } from "./record.js";
 import { startOffline } from "./offline.js";
 import { RESTORED_EVENT } from "./drafts.js";
 
@@ -82,17 +82,11 @@ function start(screen) {
     setup();
     S.liveBox.querySelectorAll("form[data-preview]").forEach(schedulePreview);
   });
-  // The offline path starts in the background (the engine loads in its worker); online
-  // recording never waits for it. It answers whether it holds the entry kept from before a
-  // reload (then its sync sends it), else this screen resends it as it always did.
-  const kept = S.canRecord ? loadPending() : null;
-  startOffline({ kept }).then((holdsKept) => {
-    if (kept && !holdsKept) {
-      S.syncLine.dataset.state = "retrying";
-      S.syncLine.textContent = S.T.resending;
-      send(kept, 1);
-    }
-  });
+  // The device's queue and its sync start in the background (an entry recorded meanwhile
+  // waits for the queue, not for the engine, which loads in its worker); an entry kept from
+  // before a reload waits in the queue and the sync sends it.
+  // Failed before its queue was handed over: an entry is then sent once, as without storage.
+  startOffline().catch(() => { useOutbox(null); });
   setInterval(poll, S.canRecord ? 3000 : 2000);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
   // Back to this screen from the browser's history: it may show an older state, so ask at once.
