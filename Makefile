@@ -48,9 +48,9 @@ lint: setup
 	$(BIN)/mypy db referee evenings scoring web config
 
 # The tests run in parallel, one worker per core (pytest-xdist; each worker has its own test
-# database and live server). The browser tests keep to one worker (tests/conftest.py), the
-# others share the rest. PYTEST_ARGS="-n 0" runs them all in one process.
-PYTEST_ARGS ?= -n auto --dist loadgroup
+# database, live server and Chromium, and the browser tests spread over the workers like the
+# rest). PYTEST_ARGS="-n 0" runs them all in one process.
+PYTEST_ARGS ?= -n auto --dist load
 
 test: lint
 	$(BIN)/pytest $(PYTEST_ARGS)

@@ -227,15 +227,6 @@ def sign_in(page: Any, username: str, password: str = PASSWORD) -> None:
     page.wait_for_url(re.compile(r"/$"))
 
 
-def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
-    """The browser tests share one parallel worker (pytest-xdist's ``--dist loadgroup``), the
-    other tests the rest: two Chromiums at once on a 2-core machine starved each other's pages
-    (a reload's sync line then came seconds late), one beside the Python tests does not."""
-    for item in items:
-        if item.get_closest_marker("browser") is not None:
-            item.add_marker(pytest.mark.xdist_group("browser"))
-
-
 @pytest.fixture(autouse=True)
 def _default_language() -> Iterator[None]:
     """Every test starts in the site's default language: a request of an earlier test leaves its
