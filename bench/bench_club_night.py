@@ -275,6 +275,17 @@ class Table:
     deal: int | None = None
 
 
+def next_entry(game: str, deal: dict[str, Any], hands: list[list[str]], trick: int) -> dict[str, Any]:
+    """The next entry a table sends: a Rūkas trick from the dealt hands (led by the deal's
+    leader), or a Velnias deal's end; with a fresh idempotency key and the deal's seq."""
+    if game == "rukas":
+        leader = deal["state"]["leader"]
+        payload: dict[str, Any] = {"type": "trick", "cards": [hands[(leader + i) % 4][trick] for i in range(4)]}
+    else:
+        payload = dict(VELNIAS_END)
+    return {**payload, "idempotency_key": uuid.uuid4().hex, "expected_seq": deal["seq"]}
+
+
 class Night:
     def __init__(self, port: int, seeded: dict[str, Any], tables: int, games: list[str], seconds: float,
                  poll: str, seed: int) -> None:
@@ -338,14 +349,8 @@ class Night:
                     continue
                 moment += every  # the first trick is played after the deal starts
                 await self.sleep_until(moment)
-            if table.game == "rukas":
-                leader = deal["state"]["leader"]
-                payload: dict[str, Any] = {"type": "trick",
-                                           "cards": [hands[(leader + i) % 4][trick] for i in range(4)]}
-                trick += 1
-            else:
-                payload = dict(VELNIAS_END)
-            body = {**payload, "idempotency_key": uuid.uuid4().hex, "expected_seq": deal["seq"]}
+            body = next_entry(table.game, deal, hands, trick)
+            trick += table.game == "rukas"
             answer = await self.request("entry", moment, "POST", f"/api/deals/{deal['id']}/entries/", auth, body)
             if answer is None or answer.status not in (200, 201):
                 return

@@ -48,7 +48,6 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,7 +64,6 @@ from bench.bench_club_night import (  # noqa: E402
     BENCH_DB,
     RANKS,
     REQUEST_TIMEOUT,
-    VELNIAS_END,
     Answer,
     Server,
     Table,
@@ -73,6 +71,7 @@ from bench.bench_club_night import (  # noqa: E402
     export,
     http,
     load,
+    next_entry,
     p,
     start_server,
 )
@@ -225,14 +224,8 @@ class Soak:
                     moment += every
                     if not await self.wait_until(moment):
                         return
-                    if table.game == "rukas":
-                        leader = deal["state"]["leader"]
-                        payload: dict[str, Any] = {"type": "trick",
-                                                   "cards": [hands[(leader + i) % 4][trick] for i in range(4)]}
-                        trick += 1
-                    else:
-                        payload = dict(VELNIAS_END)
-                    body = {**payload, "idempotency_key": uuid.uuid4().hex, "expected_seq": deal["seq"]}
+                    body = next_entry(table.game, deal, hands, trick)
+                    trick += table.game == "rukas"
                     answer = await self.request("entry", moment, "POST", f"/api/deals/{deal['id']}/entries/", auth,
                                                 body)
                     if answer is None or answer.status not in (200, 201):
