@@ -214,8 +214,30 @@ def start_server(tree: Path, workers: int, tables: int, concurrency: int = 1) ->
 @dataclass
 class Answer:
     status: int
+    #: lower-case names; several Set-Cookie lines are joined with newlines
     headers: dict[str, str]
     body: bytes
+
+
+class CookieJar:
+    """A phone's cookies, kept from answers as its browser keeps them. The watch cookie
+    (``web.poll_cache``) is what lets a watcher's unchanged poll be answered from the cache:
+    a client that drops it asks the database on every poll, which no browser does."""
+
+    def __init__(self, **cookies: str) -> None:
+        self.cookies = dict(cookies)
+
+    def header(self) -> str:
+        return "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+
+    def keep(self, answer: Answer) -> None:
+        for line in filter(None, answer.headers.get("set-cookie", "").split("\n")):
+            pair, *attributes = (part.strip() for part in line.split(";"))
+            name, _, value = pair.partition("=")
+            if any(attribute.lower() in ("max-age=0", "max-age=-1") for attribute in attributes) or not value:
+                self.cookies.pop(name, None)
+            else:
+                self.cookies[name] = value
 
 
 async def http(port: int, method: str, path: str, headers: dict[str, str], body: bytes | None = None) -> Answer:
@@ -234,7 +256,8 @@ async def http(port: int, method: str, path: str, headers: dict[str, str], body:
     parsed = {}
     for line in header_lines:
         name, _, value = line.partition(":")
-        parsed[name.strip().lower()] = value.strip()
+        name, value = name.strip().lower(), value.strip()
+        parsed[name] = f"{parsed[name]}\n{value}" if name == "set-cookie" and name in parsed else value
     if parsed.get("transfer-encoding") == "chunked":
         content = dechunk(content)
     return Answer(int(status_line.split()[1]), parsed, content)
@@ -367,6 +390,7 @@ class Night:
     # a phone
     async def phone(self, table: Table, cookie: str) -> None:
         rng = random.Random(cookie)
+        jar = CookieJar(sessionid=cookie)
         deal: int | None = None
         version: str | None = None
         moment = self.start + rng.uniform(2, 4)
@@ -379,13 +403,15 @@ class Night:
             if deal is None:
                 return
             # The screen's poll address (deal.html's data-live-url) names the session.
-            path, headers = f"/deals/{deal}/live/?s={table.session}", {"Cookie": f"sessionid={cookie}"}
+            path, headers = f"/deals/{deal}/live/?s={table.session}", {"Cookie": jar.header()}
             if version is not None and self.poll == "etag":
                 headers["If-None-Match"] = f'"{version}"'
             elif version is not None and self.poll == "legacy":
                 path += f"&v={version}"
             asked = deal
             answer = await self.request("poll", at, "GET", path, headers)
+            if answer is not None:
+                jar.keep(answer)
             if answer is None or asked != deal:
                 return
             if answer.status == 200:

@@ -17,8 +17,14 @@ plays ``--deals`` deals (default 4), closes its session (the worker builds the s
 ratings follow each deal) and opens the next one, as tables do all night. Open loop: a request
 is sent at its time whatever happened to the earlier ones, and its latency counts from then.
 
+The phones keep the cookies the server gives them, as their browsers do: the watch cookie
+(``web.poll_cache``) is what lets an unchanged poll be answered from the cache, and a client
+that drops it sends every poll to the database. PostgreSQL vacuums and analyses as deployed
+(``--autovacuum on``, the default: turned on for the run when the server has it off).
+
 Every ``--interval`` seconds (default 60) it prints one line: requests and errors in the
-interval, p50 and p99, the resident memory (``/proc/PID/status`` VmRSS) of the gunicorn master,
+interval, p50 and p99 (and p99 by kind of request, and how late the soak's own event loop
+ran, so that a stall of the client is not taken for the server's), the resident memory (``/proc/PID/status`` VmRSS) of the gunicorn master,
 its workers and the Celery worker's processes, the open PostgreSQL connections to the database
 (``pg_stat_activity``, by state) and the Celery queue's length in Redis. At the end, a verdict
 against the targets, measured after the warm-up (the first ``--warm-up`` share of the requests,
@@ -49,6 +55,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,6 +72,7 @@ from bench.bench_club_night import (  # noqa: E402
     RANKS,
     REQUEST_TIMEOUT,
     Answer,
+    CookieJar,
     Server,
     Table,
     admin_sql,
@@ -141,6 +149,11 @@ def queue_length(broker: Any, queue: str) -> int:
 @dataclass
 class Interval:
     latency: list[float] = field(default_factory=list)
+    #: the same latencies by kind of request (entry, poll, deal start, close, session)
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
+    #: how late the soak's own event loop woke from a 50 ms sleep: a late loop delays every
+    #: request it sends, so a slow stretch here is the client's, not the server's
+    loop_lag: list[float] = field(default_factory=list)
     statuses: Counter[str] = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
 
@@ -171,15 +184,27 @@ class Soak:
             self.answered += 1
         except (TimeoutError, OSError) as error:
             self.answered += 1
-            self.now.latency.append((time.perf_counter() - scheduled) * 1000)
+            self.took(kind, scheduled)
             self.now.statuses[f"{kind} error"] += 1
             self.now.errors.append(f"{kind} {path}: {type(error).__name__} {error}")
             return None
-        self.now.latency.append((time.perf_counter() - scheduled) * 1000)
+        self.took(kind, scheduled)
         self.now.statuses[f"{kind} {answer.status}"] += 1
         if answer.status >= 400:
             self.now.errors.append(f"{kind} {path}: {answer.status} {answer.body[:160]!r}")
         return answer
+
+    def took(self, kind: str, scheduled: float) -> None:
+        ms = (time.perf_counter() - scheduled) * 1000
+        self.now.latency.append(ms)
+        self.now.by_kind.setdefault(kind, []).append(ms)
+
+    async def loop_lag(self) -> None:
+        """Measure the client's own lateness, to tell its stalls from the server's."""
+        while not self.stopped.is_set():
+            asked = time.perf_counter()
+            await asyncio.sleep(0.05)
+            self.now.loop_lag.append((time.perf_counter() - asked - 0.05) * 1000)
 
     async def wait_until(self, moment: float) -> bool:
         """Sleep until ``moment``; False once the soak has sent its requests."""
@@ -241,6 +266,7 @@ class Soak:
 
     async def phone(self, table: Table, cookie: str) -> None:
         rng = random.Random(cookie)
+        jar = CookieJar(sessionid=cookie)
         speed = self.args.speed
         seen: tuple[int, int] | None = None
         version: str | None = None
@@ -253,11 +279,13 @@ class Soak:
                 return
             if seen != (table.session, table.deal):
                 seen, version = (table.session, table.deal), None
-            path, headers = f"/deals/{table.deal}/live/?s={table.session}", {"Cookie": f"sessionid={cookie}"}
+            path, headers = f"/deals/{table.deal}/live/?s={table.session}", {"Cookie": jar.header()}
             if version is not None:
                 headers["If-None-Match"] = f'"{version}"'
             asked = seen
             answer = await self.request("poll", at, "GET", path, headers)
+            if answer is not None:
+                jar.keep(answer)
             if answer is not None and answer.status == 200 and asked == seen:
                 version = answer.headers.get("x-deal-version", version)
 
@@ -286,6 +314,8 @@ class Sample:
     p50: float
     p99: float
     latency: list[float]
+    by_kind: dict[str, list[float]]
+    loop_lag: list[float]
     memory: dict[str, tuple[int, int]]
     connections: Counter[str]
     queue: int
@@ -300,8 +330,11 @@ def show(sample: Sample, seconds: float, in_flight: int, warm: bool) -> None:
                     for name, (kb, count) in sample.memory.items())
     conns = sum(sample.connections.values())
     states = " ".join(f"{state} {count}" for state, count in sorted(sample.connections.items()))
+    kinds = " ".join(f"{kind} {p(values, 0.99):.0f}" for kind, values in sorted(sample.by_kind.items()))
+    lag = max(sample.loop_lag, default=0.0)
     print(f"{sample.at:7.0f} s {sample.sent:>9,} sent, {in_flight:>4} in flight | "
-          f"{sample.requests / seconds:5.0f}/s p50 {sample.p50:6.1f} p99 {sample.p99:7.1f} ms, "
+          f"{sample.requests / seconds:5.0f}/s p50 {sample.p50:6.1f} p99 {sample.p99:7.1f} ms "
+          f"(p99 by kind: {kinds}; client loop late at most {lag:.0f} ms), "
           f"errors {sample.errors} | RSS {mem} | pg connections {conns} ({states}) | "
           f"queue {sample.queue}{'  (warm-up)' if warm else ''}", flush=True)
 
@@ -344,6 +377,13 @@ def verdict(samples: list[Sample], warm_up: int) -> tuple[bool, list[str]]:
     lines.append(f"p99: first third {p99_first:.1f} ms, last third {p99_last:.1f} ms ({drift:+.1%}; per interval "
                  f"{min(per_interval):.1f}-{max(per_interval):.1f} ms, median {statistics.median(per_interval):.1f}): "
                  f"{'PASS' if passed else 'FAIL'} (within {TARGET_P99_DRIFT:.0%})")
+    for kind in sorted({kind for s in after for kind in s.by_kind}):
+        early = [v for s in first for v in s.by_kind.get(kind, [])]
+        late = [v for s in last for v in s.by_kind.get(kind, [])]
+        lines.append(f"  {kind}: p50 {p(early, 0.5):.1f} -> {p(late, 0.5):.1f} ms, p99 {p(early, 0.99):.1f} -> "
+                     f"{p(late, 0.99):.1f} ms ({len(early):,} and {len(late):,} requests)")
+    lags = [v for s in after for v in s.loop_lag]
+    lines.append(f"  the client's own loop: late by p99 {p(lags, 0.99):.1f} ms, at most {max(lags, default=0):.1f} ms")
     errors = sum(s.errors for s in samples)
     ok &= errors == 0
     lines.append(f"errors: {errors}: {'PASS' if errors == 0 else 'FAIL'}")
@@ -370,7 +410,8 @@ async def watch(soak: Soak, args: Any, samples: list[Sample], started: float) ->
             None, lambda: (memory(soak.server), connections(), queue_length(broker, queue)))
         sample = Sample(time.perf_counter() - started, first_sent, soak.sent, len(interval.latency),
                         len(interval.errors), statistics.median(interval.latency) if interval.latency else 0.0,
-                        p(interval.latency, 0.99), interval.latency, mem, conns, waiting)
+                        p(interval.latency, 0.99), interval.latency, interval.by_kind, interval.loop_lag, mem,
+                        conns, waiting)
         samples.append(sample)
         show(sample, time.perf_counter() - began, soak.sent - soak.answered, first_sent < warm_up)
         if interval.errors:
@@ -384,7 +425,30 @@ async def night(soak: Soak, args: Any, samples: list[Sample]) -> None:
     cookies = iter(soak.seeded["cookies"])
     jobs = [soak.tablet(table) for table in soak.tables]
     jobs += [soak.phone(table, next(cookies)) for table in soak.tables for _phone in range(PHONES_PER_TABLE)]
-    await asyncio.gather(watch(soak, args, samples, started), *jobs)
+    await asyncio.gather(watch(soak, args, samples, started), soak.loop_lag(), *jobs)
+
+
+@contextlib.contextmanager
+def autovacuum(wanted: str) -> Iterator[str]:
+    """PostgreSQL as deployed vacuums and analyses the growing tables (the postgres image's
+    default); a CI server may turn that off for speed (this machine's does), which a night-long
+    run would feel as stale statistics and dead rows. ``on`` turns it on for the run (a reload,
+    no restart) and gives the server back its own setting after."""
+    import psycopg
+
+    with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
+        row = conn.execute("SHOW autovacuum").fetchone()
+    was = str(row[0]) if row else "?"
+    if wanted != "on" or was == "on":
+        yield was
+        return
+    admin_sql("ALTER SYSTEM SET autovacuum = on")
+    admin_sql("SELECT pg_reload_conf()")
+    try:
+        yield "on (turned on for the run; the server's own setting is off)"
+    finally:
+        admin_sql("ALTER SYSTEM RESET autovacuum")
+        admin_sql("SELECT pg_reload_conf()")
 
 
 def main() -> int:
@@ -398,15 +462,22 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers (docker-compose: 3)")
     parser.add_argument("--concurrency", type=int, default=2, help="Celery worker processes (docker-compose: 2)")
     parser.add_argument("--commit", default="HEAD")
+    parser.add_argument("--autovacuum", choices=["on", "leave"], default="on",
+                        help="on: as deployed, for the run's length (default); leave: the server's setting")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-soak-"))
     samples: list[Sample] = []
+    with autovacuum(args.autovacuum) as vacuum:
+        return run(args, work, samples, vacuum)
+
+
+def run(args: Any, work: Path, samples: list[Sample], vacuum: str) -> int:
     try:
         sha = export(args.commit, work / "tree")
         print(f"Soak: commit {sha}; {args.tables} tables (Rūkas and Velnias in turn, {PHONES_PER_TABLE} phones each) "
               f"at {args.speed:g}x a person's pace, {args.deals} deals per session, until {args.requests:,} "
               f"requests; gunicorn {args.workers} sync workers, Celery worker --concurrency {args.concurrency}, "
-              f"PostgreSQL, Redis, loopback; {load()}", flush=True)
+              f"PostgreSQL (autovacuum {vacuum}), Redis, loopback; {load()}", flush=True)
         server, seeded = start_server(work / "tree", args.workers, args.tables, concurrency=args.concurrency)
         try:
             soak = Soak(server, seeded, args)
