@@ -14,6 +14,7 @@ COPY referee referee
 COPY scoring scoring
 COPY web web
 COPY db db
+COPY evenings evenings
 RUN pip install --no-cache-dir .
 COPY . .
 COPY --from=npm /app/node_modules node_modules

@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test lint bench worker messages clean
+.PHONY: setup run test screenshots lint bench worker messages clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,11 +49,17 @@ lint: setup
 
 # The tests run in parallel, one worker per core (pytest-xdist; each worker has its own test
 # database, live server and Chromium, and the browser tests spread over the workers like the
-# rest). PYTEST_ARGS="-n 0" runs them all in one process.
-PYTEST_ARGS ?= -n auto --dist load
+# rest; an idle worker takes tests from a busy one's share, so neither waits at the end).
+# The fifteen slowest are named at the end. PYTEST_ARGS="-n 0" runs them all in one process.
+PYTEST_ARGS ?= -n auto --dist worksteal --durations=15
 
 test: lint
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# The browser tests again, saving what each screen looks like at tablet and phone size into
+# screenshots/ (a plain test run checks the same pages without writing the pictures).
+screenshots: setup
+	SCREENSHOTS=1 $(BIN)/pytest $(PYTEST_ARGS) -m browser tests
 
 bench: setup
 	$(BIN)/python bench/run_all.py

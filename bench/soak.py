@@ -24,9 +24,10 @@ that drops it sends every poll to the database. PostgreSQL vacuums and analyses 
 
 Every ``--interval`` seconds (default 60) it prints one line: requests and errors in the
 interval, p50 and p99 (and p99 by kind of request, and how late the soak's own event loop
-ran, so that a stall of the client is not taken for the server's), the resident memory (``/proc/PID/status`` VmRSS) of the gunicorn master,
-its workers and the Celery worker's processes, the open PostgreSQL connections to the database
-(``pg_stat_activity``, by state) and the Celery queue's length in Redis. At the end, a verdict
+ran, so that a stall of the client is not taken for the server's), the resident memory
+(``/proc/PID/status`` VmRSS) of the gunicorn master, its workers and the Celery worker's
+processes, the open PostgreSQL connections to the database (``pg_stat_activity``, by state)
+and the Celery queue's length in Redis. At the end, a verdict
 against the targets, measured after the warm-up (the first ``--warm-up`` share of the requests,
 default 10 %):
 

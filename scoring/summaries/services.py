@@ -48,9 +48,13 @@ def request_summary(*, session: Session, force: bool = False) -> SessionSummary:
         summary.requested_at = timezone.now()
         summary.started_at = None
         summary.finished_at = None
+        changed = ["state", "progress", "attempts", "error", "task_id", "requested_at", "started_at", "finished_at"]
         if force:
             summary.fingerprint = ""
-        summary.save()
+            changed.append("fingerprint")
+        # Only what changed: the stored page, table and chart stay readable until the new
+        # ones replace them, and are not written again with every close.
+        summary.save(update_fields=changed)
         summary_id = summary.pk
         background.after_commit(background.summary_requested, summary_id=summary_id)
     return summary

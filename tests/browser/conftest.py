@@ -32,6 +32,11 @@ PHONE = {"width": 390, "height": 844}
 # process would refuse to start inside the first one's event loop.
 
 
+#: Pictures are for people to look at, not checks: ``make screenshots`` (SCREENSHOTS=1) takes
+#: them; a plain test run does not spend its time on the several hundred it would write.
+TAKE_SCREENSHOTS = os.environ.get("SCREENSHOTS", "") not in ("", "0")
+
+
 def shoot(page: Any, name: str) -> None:
     """Save the page as a tablet (1024x768) and a phone (390x844) show it, plus each whole page.
 
@@ -39,6 +44,8 @@ def shoot(page: Any, name: str) -> None:
     at the bottom included); the ``-full`` shots unstick that button so that it does not
     cover the content in a picture taller than any screen.
     """
+    if not TAKE_SCREENSHOTS:
+        return
     SCREENSHOTS.mkdir(exist_ok=True)
     original = page.viewport_size
     for label, size in (("tablet", TABLET), ("phone", PHONE)):

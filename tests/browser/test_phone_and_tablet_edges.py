@@ -7,25 +7,23 @@ tablet (1024x768):
 - on a tablet the deal screen's header (the game and deal, the dealer, the first player, the
   card letters) is one line.
 
-Screenshots of each go to /work/notes/shots/edges/ (and screenshots/ as the other tests').
+``make screenshots`` saves each under screenshots/edges/ (and screenshots/ as the other tests').
 """
 
 from __future__ import annotations
 
-import os
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from referee import services
 
-from .conftest import PHONE, TABLET, shoot
+from .conftest import PHONE, SCREENSHOTS, TABLET, TAKE_SCREENSHOTS, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path(os.environ.get("EDGES_SHOTS", "/work/notes/shots/edges"))
+SHOTS = SCREENSHOTS / "edges"
 
 #: Every table cell on screen and where it sticks out of the viewport (a cell of a folded
 #: <details> has no box and is left out).
@@ -55,6 +53,8 @@ LINE_SCRIPT = """selector => {
 
 
 def picture(page: Any, name: str) -> None:
+    if not TAKE_SCREENSHOTS:
+        return
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.evaluate("window.scrollTo(0, 0); document.body.scrollTop = 0")
     page.screenshot(path=str(SHOTS / f"{name}-screen.png"))

@@ -6,8 +6,6 @@ reaches it there, and a deal started there shows it exceeded."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,22 +15,13 @@ from referee import services
 from referee.models import PlanChange
 from referee.rules import GAMES
 
-from .conftest import PHONE, SCREENSHOTS, TABLET, check_a11y, shoot
+from .conftest import PHONE, TABLET, check_a11y, shoot
 from .offline_steps import open_ready
 from .test_offline_cheat import cheat_plan, record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-#: Where the closing notes' pictures go (the lead looks at them).
-NOTES = Path("/work/notes/shots/plan")
 VELNIAS_END = {"type": "end", "condition": "last_card", "player": 0, "hand_counts": [3, 2, 6, 1]}
-
-
-def keep_shots(name: str) -> None:
-    if NOTES.parent.is_dir():
-        NOTES.mkdir(exist_ok=True)
-        for shot in SCREENSHOTS.glob(f"{name}-*.png"):
-            shutil.copyfile(shot, NOTES / shot.name)
 
 
 def test_at_the_plan_close_comes_first_and_play_on_shows_it_exceeded(
@@ -56,7 +45,6 @@ def test_at_the_plan_close_comes_first_and_play_on_shows_it_exceeded(
     assert "primary" in (close.get_attribute("class") or "")
     expect(page.get_by_role("button", name="Start deal 3")).to_be_hidden()
     shoot(page, "plan-reached")
-    keep_shots("plan-reached")
     check_a11y(page)
 
     page.goto(f"/sessions/{session.pk}/")
@@ -64,7 +52,6 @@ def test_at_the_plan_close_comes_first_and_play_on_shows_it_exceeded(
     expect(page.get_by_role("link", name="Close the session and settle up")).to_be_visible()
     expect(page.get_by_role("link", name="Start deal 3")).to_have_count(0)
     shoot(page, "plan-session-reached")
-    keep_shots("plan-session-reached")
     check_a11y(page)
     page.goto(f"/deals/{deal.pk}/")
 
@@ -76,7 +63,6 @@ def test_at_the_plan_close_comes_first_and_play_on_shows_it_exceeded(
     expect(page.locator("[data-plan-text]")).to_have_text("Plan exceeded by 1 deal")
     expect(page.locator("[data-plan-badge]")).to_have_text("exceeded")
     shoot(page, "plan-exceeded")
-    keep_shots("plan-exceeded")
     check_a11y(page)
     assert page.js_errors == []
 
@@ -93,7 +79,6 @@ def test_a_target_in_lithuanian_on_the_phone(open_page: Any, club_setup: dict[st
     expect(page.locator("[data-plan-headline]")).to_have_text("Tikslas: 50 taškų")
     expect(page.locator("[data-plan-text]")).to_contain_text("iki tikslo trūksta")
     shoot(page, "plan-target-lt")
-    keep_shots("plan-target-lt")
     assert page.js_errors == []
 
 
@@ -122,7 +107,6 @@ def test_offline_the_tablet_reaches_the_plan_and_plays_on(
     expect(page.get_by_role("link", name="Close the session and settle up")).to_be_visible()
     expect(page.get_by_role("button", name="Start deal 2")).to_be_hidden()
     shoot(page, "plan-offline-reached")
-    keep_shots("plan-offline-reached")
     kept = page.evaluate(f"JSON.parse(localStorage.getItem('kortos.device.{deal.pk}'))")
     assert kept["plan"]["plan"] == {"target": 1} and kept["plan"]["before"]["deals"] == 0
 
@@ -131,7 +115,6 @@ def test_offline_the_tablet_reaches_the_plan_and_plays_on(
     expect(page.locator("[data-plan-text]")).to_have_text("Plan exceeded by 1 deal")
     expect(page.locator("[data-plan-badge]")).to_have_text("exceeded")
     shoot(page, "plan-offline-exceeded")
-    keep_shots("plan-offline-exceeded")
     assert page.js_errors == []
 
 
