@@ -35,6 +35,8 @@ def night(*, workers_kb: list[int], connections: list[int], p99: list[float], er
         out.append({"at": 60.0 * (n + 1), "first_sent": 1000 * n, "sent": 1000 * (n + 1), "requests": 1000,
                     "errors": errors if n == len(p99) - 1 else 0, "p50": late / 4, "p99": late,
                     "latency": [late / 4] * 98 + [late] * 2,
+                    "by_kind": {"entry": [late / 4] * 49 + [late], "poll": [late / 4] * 49 + [late]},
+                    "loop_lag": [1.0] * 99 + [5.0],
                     "memory": {"gunicorn master": [26_000, 1], "gunicorn workers": [kb, 3], "celery": [280_000, 3]},
                     "connections": Counter({"idle": conns}), "queue": 0})
     return out
@@ -61,7 +63,11 @@ def test_memory_that_creeps_up_connections_beyond_the_processes_and_a_drifting_p
     assert lines[3].endswith("FAIL (no growth beyond the first third's or one per process)")
     assert lines[4] == ("p99: first third 100.0 ms, last third 140.0 ms (+40.0%; per interval 100.0-140.0 ms, "
                         "median 110.0): FAIL (within 20%)")
-    assert lines[5] == "errors: 3: FAIL"
+    # Each kind of request on its own, and the client's own lateness, to tell where a drift is.
+    assert lines[5] == "  entry: p50 25.0 -> 35.0 ms, p99 100.0 -> 140.0 ms (100 and 100 requests)"
+    assert lines[6].startswith("  poll: p50 25.0 -> 35.0 ms")
+    assert lines[7] == "  the client's own loop: late by p99 5.0 ms, at most 5.0 ms"
+    assert lines[8] == "errors: 3: FAIL"
 
 
 def test_too_short_a_run_gives_no_verdict() -> None:
