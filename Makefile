@@ -49,9 +49,9 @@ lint: setup
 
 # The tests run in parallel, one worker per core (pytest-xdist; each worker has its own test
 # database, live server and Chromium, and the browser tests spread over the workers like the
-# rest; an idle worker takes tests from a busy one's share, so neither waits at the end).
-# The fifteen slowest are named at the end. PYTEST_ARGS="-n 0" runs them all in one process.
-PYTEST_ARGS ?= -n auto --dist worksteal --durations=15
+# rest). The fifteen slowest are named at the end. PYTEST_ARGS="-n 0" runs them all in one
+# process.
+PYTEST_ARGS ?= -n auto --dist load --durations=15
 
 test: lint
 	$(BIN)/pytest $(PYTEST_ARGS)
