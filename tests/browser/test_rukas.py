@@ -48,6 +48,12 @@ def test_a_seed_trick_is_explained_then_undone(open_page: Any, club_setup: dict[
     page.wait_for_function("document.querySelector('#sync').dataset.state === 'saving'")
     expect(page.locator("#sync")).to_have_text("Saving…")
     shoot(page, "rukas-2-saving")
+    # The screen says "Saving…" as the entry enters the tablet's queue, a moment before the
+    # queue's request leaves: wait until the route holds it.
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)
     held[0].continue_()
     page.get_by_text("Petras takes", exact=True).wait_for()
     page.unroute("**/api/deals/*/entries/")
