@@ -65,9 +65,10 @@ def _session_for(user: Any, pk: int) -> Session:
 
 
 def _session_answer(session: Session, serializer: type[s.SessionSerializer] = s.SessionSerializer) -> Any:
-    """A session a service has just written, as the API shows it: its club and seated members
-    read in two statements (the serializer would read each seat's member on its own, and the
-    seats twice; a club night closes and opens sessions by the dozen)."""
+    """A session a service has just written, as the API shows it: its club, its seats and their
+    members read once each, as ``selectors.sessions_for`` prefetches them (the serializer would
+    read each seat's member on its own, and the seats twice; a club night closes and opens
+    sessions by the dozen)."""
     prefetch_related_objects([session], "club", "seats__member")
     return serializer(session).data
 
