@@ -62,14 +62,20 @@ def signed_in_context(browser: Any, live_server: Any, user: Any, language: str =
     return context
 
 
-def wait_kept(page: Any, cache: str, path: str, timeout: float = 10.0) -> str:
+def wait_kept(page: Any, cache: str, path: str, timeout: float = 10.0,
+              until: Any = lambda text: True) -> str:
+    """What the worker keeps for `path`, once it is there and `until` accepts it: the worker
+    answers the page first and writes its cache after (Workbox's strategies put in the
+    event's waitUntil), so a test that reads the cache right after a fetch may see the copy
+    from before."""
     deadline = time.monotonic() + timeout
+    found = None
     while time.monotonic() < deadline:
         found = page.evaluate(KEPT, [cache, path])
-        if found is not None:
+        if found is not None and until(found):
             return str(found)
         time.sleep(0.1)
-    raise AssertionError(f"{path} was not kept in {cache}*")
+    raise AssertionError(f"{path} was not kept in {cache}* as expected (last kept: {str(found)[:200]})")
 
 
 def assert_recording_screen(page: Any, deal: Deal) -> None:
@@ -243,7 +249,9 @@ def test_the_engine_manifest_is_asked_of_the_network_and_its_files_are_kept(
       await cache.put("/static/offline/engine.json", new Response(JSON.stringify(stale)));
     }""", stale)
     assert json.loads(page.evaluate(fetch, "/static/offline/engine.json")["text"])["version"] == engine["version"]
-    assert json.loads(wait_kept(page, "kortos-engine", "/static/offline/engine.json"))["version"] == engine["version"]
+    # ...and the server's is what it keeps (the wait fails if the stale one stays).
+    wait_kept(page, "kortos-engine", "/static/offline/engine.json",
+              until=lambda text: json.loads(text)["version"] == engine["version"])
     archive = f"/static/offline/{engine['archive']}"
     assert page.evaluate(digest, archive) == engine["sha256"]["archive"]
     # Pyodide's entry point, which the engine worker imports by this name.
