@@ -70,7 +70,18 @@ def make_user(django_user_model: Any) -> Any:
 @pytest.fixture
 def club_setup(make_user: Any) -> dict[str, Any]:
     """A club with an admin, a scorer, a member, and five more players; plus an outsider's club."""
+    return build_club_setup(make_user)
+
+
+def build_club_setup(make_user: Callable[[str], Any] | None = None) -> dict[str, Any]:
+    """``club_setup``'s club, built where no fixture can be asked (a module's shared world)."""
+    from django.contrib.auth import get_user_model
+
     from referee.models import Club, Member, Role
+
+    if make_user is None:
+        def make_user(username: str) -> Any:
+            return get_user_model().objects.create_user(username=username, password=PASSWORD)
 
     club = Club.objects.create(slug="vilnius", name="Vilniaus klubas")
     users = {role: make_user(role) for role in ("admin", "scorer", "member", "outsider")}
@@ -84,6 +95,33 @@ def club_setup(make_user: Any) -> dict[str, Any]:
     other = Club.objects.create(slug="kaunas", name="Kauno klubas")
     members["outsider"] = Member.objects.create(club=other, name="Darius", user=users["outsider"], role=Role.ADMIN)
     return {"club": club, "other": other, "users": users, "members": members}
+
+
+def shared_by_the_module(django_db_blocker: Any, build: Callable[[], dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """For a module-scoped fixture (``yield from shared_by_the_module(django_db_blocker, build)``)
+    whose world many tests read: ``build()`` runs once in a transaction that stays open for the
+    module's tests (each runs in a savepoint of its own, as pytest-django nests it, and is rolled
+    back to the world) and is rolled back after the module's last test. Building a world of
+    sessions, deals and an evening once, not for each of a matrix's hundreds of cells, is most of
+    the access matrices' time saved. The database is open to the build and the rollback only: a
+    test still needs its own ``db``."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            world = build()
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    try:
+        yield world
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
 
 
 @pytest.fixture
@@ -237,3 +275,24 @@ def _default_language() -> Iterator[None]:
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+# -- the order the parallel workers take the tests in ----------------------------------------------
+
+#: Modules of long tests that carry no marker saying so: the tablet's engine under Node and
+#: Pyodide, the schema fuzzer, the rules fuzzer.
+LONG_MODULES = ("tests/offline/", "tests/api/test_schemathesis.py", "tests/rules/test_fuzz_all_games.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The long tests first (the browser's, those marked slow, the fuzzers), the quick ones after.
+    pytest-xdist hands the tests out in this order, so a worker that ends early takes quick ones
+    while the other finishes a long one: with the long ones last, one worker ran a 20-second
+    browser test alone at the end of the run. The order within each group is the files' own, so
+    a module's shared world is built once."""
+    def long(item: pytest.Item) -> bool:
+        path = item.nodeid.split("::", 1)[0]
+        return (item.get_closest_marker("browser") is not None or item.get_closest_marker("slow") is not None
+                or path.startswith(LONG_MODULES))
+
+    items.sort(key=lambda item: 0 if long(item) else 1)

@@ -9,7 +9,7 @@ shows a name from the other; the other club's public leaderboard is open to anyo
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -22,6 +22,7 @@ from django.test import Client
 from referee import services
 from scoring import seasons
 from scoring.settlement import debts
+from tests.conftest import build_club_setup, shared_by_the_module
 from tests.evenings.world import drawn_evening
 
 pytestmark = pytest.mark.django_db
@@ -140,8 +141,22 @@ PAGES: list[Page] = [
 ]
 
 
+@pytest.fixture(scope="module")
+def shared_world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """Built once for the module; each test runs in a savepoint and is rolled back to it."""
+    yield from shared_by_the_module(django_db_blocker, build_world)
+
+
 @pytest.fixture
-def world(club_setup: dict[str, Any], django_capture_on_commit_callbacks: Any) -> dict[str, Any]:
+def world(shared_world: dict[str, Any], db: Any) -> dict[str, Any]:
+    cache.clear()  # what an earlier test left in the cache (a throttle, a poll's stamp) goes with its rows
+    return shared_world
+
+
+def build_world() -> dict[str, Any]:
+    from django.test import TestCase
+
+    club_setup = build_club_setup()
     members, users = club_setup["members"], club_setup["users"]
     scorer = users["scorer"]
     four = [members[name] for name in ("admin", "scorer", "member", "Petras")]
@@ -150,7 +165,7 @@ def world(club_setup: dict[str, Any], django_capture_on_commit_callbacks: Any) -
     deal = services.deal_start(session=velnias, user=scorer)
     services.entry_add(deal_id=deal.pk, user=scorer, payload={
         "type": "end", "condition": "empty_hand", "player": 0, "hand_counts": [0, 5, 2, 4]})
-    with django_capture_on_commit_callbacks(execute=True):
+    with TestCase.captureOnCommitCallbacks(execute=True):
         services.session_close(session=velnias, user=scorer)  # the summary is built in-process
     rukas = services.session_start(club=club_setup["club"], game="rukas", players=four, user=scorer)
     running = services.deal_start(session=rukas, user=scorer, dealer=3)

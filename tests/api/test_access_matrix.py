@@ -11,7 +11,7 @@ carries a name from the other.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -24,6 +24,7 @@ from rest_framework.test import APIClient
 from referee import services
 from scoring import seasons
 from scoring.settlement import debts
+from tests.conftest import build_club_setup, shared_by_the_module
 from tests.evenings.world import drawn_evening
 
 pytestmark = pytest.mark.django_db
@@ -135,13 +136,25 @@ MATRIX: list[Op] = [
 ]
 
 
+@pytest.fixture(scope="module")
+def shared_world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """Built once for the module; each test runs in a savepoint and is rolled back to it."""
+    yield from shared_by_the_module(django_db_blocker, build_world)
+
+
 @pytest.fixture
-def world(club_setup: dict[str, Any]) -> dict[str, Any]:
+def world(shared_world: dict[str, Any], db: Any) -> dict[str, Any]:
+    cache.clear()  # the token endpoint's throttle starts empty in every test
+    return shared_world
+
+
+def build_world() -> dict[str, Any]:
     """Vilnius: a closed Velnias evening (its summary failed, so it can be retried), a Rūkas
     evening with a running deal of one trick, an idle evening and one with an empty deal.
     Kaunas: the outsider's club, with its own evening, and a public leaderboard."""
     from scoring.models import SessionSummary
 
+    club_setup = build_club_setup()
     members, users = club_setup["members"], club_setup["users"]
     scorer = users["scorer"]
     four = [members[name] for name in ("admin", "scorer", "member", "Petras")]
