@@ -286,10 +286,12 @@ LONG_MODULES = ("tests/offline/", "tests/api/test_schemathesis.py", "tests/rules
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The long tests first (the browser's, those marked slow, the fuzzers), the quick ones after.
-    pytest-xdist hands the tests out in this order, so a worker that ends early takes quick ones
-    while the other finishes a long one: with the long ones last, one worker ran a 20-second
-    browser test alone at the end of the run. The order within each group is the files' own, so
-    a module's shared world is built once."""
+    The workers (``--dist worksteal``) start from shares of this order, and one that runs out
+    takes half of what another has left: with the quick tests last, what is left to take at the
+    end is quick and the workers finish together. With the long tests spread through the run
+    (and ``--dist load``, which never takes a test back), one worker ran its browser tests for
+    minutes while the other waited (docs/measurements.md). The order within each group is the
+    files' own, so a module's shared world is built once."""
     def long(item: pytest.Item) -> bool:
         path = item.nodeid.split("::", 1)[0]
         return (item.get_closest_marker("browser") is not None or item.get_closest_marker("slow") is not None
