@@ -26,7 +26,9 @@ ENGINE_KEPT = """async () => {
   const manifest = await (await fetch("/static/offline/engine.json")).json();
   const names = [manifest.archive, manifest.catalogue, manifest.snapshot].filter(Boolean)
     .map((n) => "/static/offline/" + n);
-  const pyodide = ["pyodide.asm.wasm", "python_stdlib.zip"].map((n) => `/static/offline/${manifest.pyodide}/${n}`);
+  // Every file the engine worker loads: a reload offline without one never gets ready.
+  const pyodide = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
+    .map((n) => `/static/offline/${manifest.pyodide}/${n}`);
   return [...names, ...pyodide].every((path) => kept.includes(path));
 }"""
 
