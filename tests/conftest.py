@@ -110,13 +110,9 @@ def shared_by_the_module(django_db_blocker: Any, build: Callable[[], dict[str, A
     with django_db_blocker.unblock():
         outer = transaction.atomic()
         outer.__enter__()
-        try:
-            world = build()
-        except BaseException:
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
-            raise
     try:
+        with django_db_blocker.unblock():
+            world = build()
         yield world
     finally:
         with django_db_blocker.unblock():
